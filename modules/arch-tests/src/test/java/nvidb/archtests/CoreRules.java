@@ -1,0 +1,31 @@
+package nvidb.archtests;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+
+/** Rules for {@code nvidb.core..}. */
+final class CoreRules {
+
+    private CoreRules() {}
+
+    /** Rule 3. */
+    @ArchTest
+    static final ArchRule CORE_NAMES_NO_PLUGIN_AND_NO_FRONT_END = noClasses()
+            .that().resideInAPackage("nvidb.core..")
+            .should().dependOnClassesThat().resideInAnyPackage(
+                    "nvidb.plugins..", "nvidb.cli..", "nvidb.pluginhost..",
+                    "picocli..", "org.pf4j..", "org.apache.sshd..")
+            .because("core reaches nodes, GPUs and notifications only through the SPI, and knows"
+                    + " nothing of the command line or of how plugins are loaded");
+
+    /** Rule 4, over every nvidb class, not only core. */
+    @ArchTest
+    static final ArchRule JDBC_ONLY_IN_STORE = noClasses()
+            .that().resideInAPackage("nvidb..")
+            .and().resideOutsideOfPackage("nvidb.core.store..")
+            .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "javax.sql..")
+            .because("SQL and its types stay behind the store's repositories so that the schema can"
+                    + " change without touching the scheduler, the services or the commands");
+}

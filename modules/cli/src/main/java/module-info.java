@@ -1,0 +1,14 @@
+/** The {@code nvidb} command: picocli commands over the core's service facade, and their output. */
+module nvidb.cli {
+    requires nvidb.core;
+    requires info.picocli;
+    requires nvidb.pluginhost;
+
+    // picocli fills the @Option fields of the commands reflectively.
+    opens nvidb.cli to info.picocli;
+    opens nvidb.cli.commands to info.picocli;
+    opens nvidb.cli.output to info.picocli;
+    opens nvidb.cli.context to info.picocli;
+
+    exports nvidb.cli;
+}

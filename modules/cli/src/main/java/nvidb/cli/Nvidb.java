@@ -1,0 +1,134 @@
+package nvidb.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import nvidb.cli.context.CliContext;
+import nvidb.cli.context.ContextHolder;
+import nvidb.cli.context.Interrupted;
+import nvidb.cli.commands.JobCommand;
+import nvidb.cli.commands.PluginsCommand;
+import nvidb.cli.commands.QueueCommand;
+import nvidb.cli.output.Output;
+import nvidb.core.error.ErrorCode;
+import nvidb.core.error.NvidbException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+
+/** The root command: {@code nvidb queue …}, {@code nvidb job …}, {@code nvidb plugins}. */
+@Command(name = "nvidb", mixinStandardHelpOptions = true, versionProvider = Nvidb.Version.class,
+        description = "A GPU job queue for your own machines: jobs wait in one SQLite file until a GPU has room.",
+        subcommands = {QueueCommand.class, JobCommand.class, PluginsCommand.class},
+        footerHeading = "%nExit codes:%n", footer = {
+            "  0    success",
+            "  1    failure: a waited-for job ended badly; open alerts; keeper down; a command that could not do its work",
+            "  2    job wait / submit --wait: the timeout ran out with work still going",
+            "  3    not found: unknown job, node, lane, alert",
+            "  4    busy or conflict: the scheduler lease is held, or the transition is illegal",
+            "  64   usage: unknown option, bad size, bad id, malformed value",
+            "  130  interrupted"})
+public final class Nvidb implements Runnable, ContextHolder {
+    private final CliContext context;
+
+    @Option(names = "--json", scope = ScopeType.INHERIT, description = "Print exactly one JSON document on stdout.")
+    void json(boolean value) {
+        if (value) {
+            context.output().setJson(true);
+        }
+    }
+
+    @Option(names = "--db-path", scope = ScopeType.INHERIT, paramLabel = "PATH",
+            description = "The queue database (default: $NVIDB_QUEUE_DB, else $NVIDB_HOME/queue.db).")
+    void dbPath(String value) {
+        if (value != null) {
+            context.setDbPath(value);
+        }
+    }
+
+    Nvidb(CliContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public CliContext context() {
+        return context;
+    }
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(new CommandLine(this), "pick a command: queue, job or plugins (see nvidb --help)");
+    }
+
+    /** Runs one command line and returns the exit code; never throws, never exits. */
+    public static int run(String[] args, Map<String, String> env, Output output) {
+        CliContext context = new CliContext(env, output);
+        // --json anywhere before "--" asks for JSON errors too, even when parsing fails early.
+        List<String> before = Arrays.asList(args).subList(0, indexOfDoubleDash(args));
+        output.setJson(before.contains("--json"));
+        try {
+            CommandLine cli = commandLine(context);
+            return cli.execute(args);
+        } finally {
+            context.close();
+        }
+    }
+
+    private static int indexOfDoubleDash(String[] args) {
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--")) {
+                return i;
+            }
+        }
+        return args.length;
+    }
+
+    static CommandLine commandLine(CliContext context) {
+        CommandLine cli = new CommandLine(new Nvidb(context));
+        cli.setOut(new java.io.PrintWriter(context.output().out(), true));
+        cli.setErr(new java.io.PrintWriter(context.output().err(), true));
+        cli.setParameterExceptionHandler((ex, args) -> {
+            String hint = ex.getCommandLine().getCommandSpec().qualifiedName() + " --help";
+            return context.output().error(ErrorCode.USAGE, ex.getMessage() + " (see " + hint + ")");
+        });
+        cli.setExecutionExceptionHandler((ex, line, parseResult) -> report(context, ex));
+        cli.setExitCodeExceptionMapper(ex -> ErrorCode.FAILED.exitCode());
+        cli.setCaseInsensitiveEnumValuesAllowed(true);
+        return cli;
+    }
+
+    private static int report(CliContext context, Exception ex) {
+        if (context.debug()) {
+            ex.printStackTrace(context.output().err());
+        }
+        if (ex instanceof NvidbException n) {
+            return context.output().error(n.code(), n.getMessage());
+        }
+        if (ex instanceof Interrupted) {
+            return context.output().error(ErrorCode.INTERRUPTED, "interrupted");
+        }
+        String message = ex.getClass().getSimpleName() + ": " + ex.getMessage();
+        return context.output().error(ErrorCode.FAILED, message
+                + (context.debug() ? "" : " (set NVIDB_DEBUG=1 for the stack trace)"));
+    }
+
+    /** {@code nvidb --version}. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            Properties p = new Properties();
+            try (InputStream in = Nvidb.class.getResourceAsStream("version.properties")) {
+                if (in != null) {
+                    p.load(in);
+                }
+            } catch (IOException e) {
+                // fall back to "unknown" below
+            }
+            return new String[] {"nvidb " + p.getProperty("version", "unknown")};
+        }
+    }
+}

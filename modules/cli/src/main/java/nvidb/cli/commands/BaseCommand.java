@@ -1,0 +1,44 @@
+package nvidb.cli.commands;
+
+import java.time.Instant;
+import java.util.concurrent.Callable;
+import nvidb.cli.context.CliContext;
+import nvidb.cli.context.ContextHolder;
+import nvidb.cli.output.Output;
+import nvidb.core.service.QueueService;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** What every leaf command shares: the context of this command line, and its output. */
+public abstract class BaseCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    protected CliContext ctx() {
+        return ((ContextHolder) spec.root().userObject()).context();
+    }
+
+    protected QueueService service() {
+        return ctx().service();
+    }
+
+    protected Output out() {
+        return ctx().output();
+    }
+
+    protected boolean json() {
+        return out().json();
+    }
+
+    protected static Instant now() {
+        return Instant.now();
+    }
+
+    @Override
+    public final Integer call() {
+        return execute();
+    }
+
+    /** Does the work and returns the exit code. */
+    protected abstract int execute();
+}

@@ -1,0 +1,51 @@
+package nvidb.cli.commands;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+import java.util.stream.Collectors;
+import nvidb.cli.output.Output;
+import nvidb.cli.output.Views;
+import nvidb.core.service.QueueService;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+@Command(name = "cancel", mixinStandardHelpOptions = true, description = {
+        "Cancel pending or running jobs (a running job's process group is killed).",
+        "Jobs waiting on a cancelled job with --after are held, not failed."})
+public final class JobCancel extends BaseCommand {
+    @Mixin
+    JobIdsArgument ids;
+
+    @Override
+    protected int execute() {
+        List<QueueService.Cancelled> results = service().cancel(ids.values());
+        Outcomes.Verdict verdict = Outcomes.verdict(results.stream().map(c -> new Outcomes.Item(c.id(), c.cancelled(),
+                c.state())).toList(), "cancel");
+        if (json()) {
+            ObjectNode o = Output.object();
+            verdict.into(o);
+            ArrayNode a = o.putArray("results");
+            for (QueueService.Cancelled c : results) {
+                ObjectNode x = a.addObject();
+                x.put("id", c.id());
+                x.put("cancelled", c.cancelled());
+                x.put("state", c.state());
+                Views.longs(x.putArray("holds"), c.holds());
+            }
+            out().document(o);
+        } else {
+            for (QueueService.Cancelled c : results) {
+                out().line("job " + c.id() + ": " + (c.cancelled() ? "cancelled"
+                        : c.state() == null ? "not found" : "not cancellable (" + c.state() + ")"));
+                if (!c.holds().isEmpty()) {
+                    String list = c.holds().stream().map(String::valueOf).collect(Collectors.joining(","));
+                    out().line("  job(s) " + list + " were waiting for it and are now held. They keep their place in "
+                            + "the queue; release or repoint them with `nvidb job release " + c.holds().getFirst()
+                            + "` or `nvidb job edit " + c.holds().getFirst() + " --add-after ID`.");
+                }
+            }
+        }
+        return verdict.report(out());
+    }
+}

@@ -1,0 +1,78 @@
+package nvidb.cli.commands;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
+import nvidb.cli.output.Output;
+import nvidb.core.error.NvidbException;
+import nvidb.core.model.Job;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+@Command(name = "note", mixinStandardHelpOptions = true, description = {
+        "Read or write a job's note: what it is for and what would make it a success.",
+        "  nvidb job note 12                       read",
+        "  nvidb job note 12 new text              replace",
+        "  nvidb job note 12 --append \"more\"       append (joined with ' | ')",
+        "  nvidb job note 12 --clear               remove"})
+public final class JobNote extends BaseCommand {
+    @Parameters(index = "0", paramLabel = "ID")
+    String id;
+
+    @Parameters(index = "1..*", paramLabel = "TEXT", description = "New note text (words joined by one space).")
+    List<String> text = new ArrayList<>();
+
+    @Option(names = "--append", paramLabel = "TEXT", description = "Add to the note instead of replacing it.")
+    String append;
+
+    @Option(names = "--clear", description = "Remove the note.")
+    boolean clear;
+
+    @Override
+    protected int execute() {
+        long jobId = nvidb.core.util.Ids.parse(id);
+        List<String> given = new ArrayList<>();
+        if (!text.isEmpty()) {
+            given.add("text");
+        }
+        if (append != null) {
+            given.add("--append");
+        }
+        if (clear) {
+            given.add("--clear");
+        }
+        if (given.size() > 1) {
+            throw NvidbException.usage("pick one of text, --append, --clear (got " + String.join(", ", given) + ")");
+        }
+        if (append != null && append.isEmpty()) {
+            throw NvidbException.usage("--append needs some text");
+        }
+        Job job;
+        if (given.isEmpty()) {
+            job = service().job(jobId);
+            if (json()) {
+                ObjectNode o = Output.object();
+                o.put("id", job.id());
+                o.put("notes", job.notes());
+                o.put("progress", job.progress());
+                out().document(o);
+            } else {
+                out().line(job.notes() == null ? "(no note)" : job.notes());
+            }
+            return 0;
+        }
+        String value = clear ? null : append != null ? append : String.join(" ", text);
+        job = service().setNote(jobId, value, append != null);
+        if (json()) {
+            ObjectNode o = Output.object();
+            o.put("ok", true);
+            o.put("id", job.id());
+            o.put("notes", job.notes());
+            out().document(o);
+        } else {
+            out().line("job " + job.id() + " note: " + (job.notes() == null ? "(cleared)" : job.notes()));
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,74 @@
+package nvidb.cli.commands;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import nvidb.cli.output.Output;
+import nvidb.core.error.NvidbException;
+import nvidb.core.model.Job;
+import nvidb.core.service.QueueService;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+@Command(name = "priority", mixinStandardHelpOptions = true, description = {
+        "Read or change a job's priority (higher dispatches first).",
+        "  nvidb job priority 12          read",
+        "  nvidb job priority 12 5        set",
+        "  nvidb job priority 12 +1       adjust (also -2)",
+        "  nvidb job priority 12 --up 2   move a pending job two slots earlier (--down later)"})
+public final class JobPriority extends BaseCommand {
+    @Parameters(index = "0", paramLabel = "ID")
+    String id;
+
+    @Parameters(index = "1", arity = "0..1", paramLabel = "VALUE", description = "5 sets; +1 or -2 adjusts.")
+    String value;
+
+    @Option(names = "--up", paramLabel = "N", description = "Move N slots earlier in dispatch order.")
+    Integer up;
+
+    @Option(names = "--down", paramLabel = "N", description = "Move N slots later in dispatch order.")
+    Integer down;
+
+    @Override
+    protected int execute() {
+        long jobId = nvidb.core.util.Ids.parse(id);
+        if ((up != null || down != null) && value != null) {
+            throw NvidbException.usage("pass either a VALUE or --up/--down, not both");
+        }
+        if (up != null && down != null) {
+            throw NvidbException.usage("pass only one of --up and --down");
+        }
+        if (up != null || down != null) {
+            int slots = up != null ? up : -down;
+            if ((up != null && up <= 0) || (down != null && down <= 0)) {
+                throw NvidbException.usage("--up and --down take a positive number of slots");
+            }
+            QueueService.Moved moved = service().movePriority(jobId, slots);
+            if (json()) {
+                ObjectNode o = Output.object();
+                o.put("id", moved.id());
+                o.put("moved", moved.moved());
+                o.put("priority", moved.priority());
+                o.put("slot", moved.slot());
+                out().document(o);
+            } else {
+                out().line(moved.moved() ? "job " + jobId + ": moved " + (slots > 0 ? "up" : "down") + " to slot "
+                        + moved.slot() : "job " + jobId + ": not moved (already at slot " + moved.slot() + ")");
+            }
+            return 0;
+        }
+        Job job = value == null ? service().job(jobId) : service().setPriority(jobId, value);
+        if (json()) {
+            ObjectNode o = Output.object();
+            if (value != null) {
+                o.put("ok", true);
+            }
+            o.put("id", job.id());
+            o.put("priority", job.priority());
+            o.put("state", job.state().label());
+            out().document(o);
+        } else {
+            out().line("job " + job.id() + " priority: " + job.priority());
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,44 @@
+package nvidb.cli.commands;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import nvidb.cli.output.Output;
+import nvidb.cli.output.Views;
+import nvidb.core.service.QueueService;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+@Command(name = "requeue", mixinStandardHelpOptions = true, description = "Run finished jobs again (note, tags and dependencies kept).")
+public final class JobRequeue extends BaseCommand {
+    @Mixin
+    JobIdsArgument ids;
+
+    @Mixin
+    NoTickOption tick;
+
+    @Override
+    protected int execute() {
+        QueueService.RequeueResult result = service().requeue(ids.values(), tick.after());
+        Outcomes.Verdict verdict = Outcomes.verdict(result.results().stream().map(r -> new Outcomes.Item(r.id(),
+                r.requeued(), r.state())).toList(), "requeue");
+        if (json()) {
+            ObjectNode o = Output.object();
+            verdict.into(o);
+            ArrayNode a = o.putArray("results");
+            for (QueueService.Requeued r : result.results()) {
+                ObjectNode x = a.addObject();
+                x.put("id", r.id());
+                x.put("requeued", r.requeued());
+                x.put("state", r.state());
+            }
+            o.set("tick", Views.tick(result.tick()));
+            out().document(o);
+        } else {
+            for (QueueService.Requeued r : result.results()) {
+                out().line("job " + r.id() + ": " + (r.requeued() ? "requeued"
+                        : r.state() == null ? "not found" : "not requeueable (" + r.state() + ")"));
+            }
+        }
+        return verdict.report(out());
+    }
+}

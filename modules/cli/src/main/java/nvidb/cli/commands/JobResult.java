@@ -1,0 +1,40 @@
+package nvidb.cli.commands;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import nvidb.cli.output.Output;
+import nvidb.cli.output.Views;
+import nvidb.core.model.Job;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+@Command(name = "result", mixinStandardHelpOptions = true, description = {
+        "Read a job's result (its result.json, collected on completion), or set one.",
+        "  nvidb job result 12 --set '{\"chosen_lr\": 1e-4}'"})
+public final class JobResult extends BaseCommand {
+    @Mixin
+    JobIdArgument id;
+
+    @Option(names = "--set", paramLabel = "JSON", description = "Store this JSON value as the result (any JSON: object, number, \"string\").")
+    String set;
+
+    @Override
+    protected int execute() {
+        Job job = set == null ? service().job(id.value()) : service().setResult(id.value(), set);
+        if (json()) {
+            ObjectNode o = Output.object();
+            if (set != null) {
+                o.put("ok", true);
+            }
+            o.put("id", job.id());
+            o.put("state", job.state().label());
+            o.set("result", Views.parsed(job.resultJson()));
+            out().document(o);
+        } else if (job.resultJson() == null) {
+            out().line("(no result)");
+        } else {
+            out().line(Views.parsed(job.resultJson()).toPrettyString());
+        }
+        return 0;
+    }
+}

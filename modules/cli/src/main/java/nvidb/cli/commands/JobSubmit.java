@@ -1,0 +1,164 @@
+package nvidb.cli.commands;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import nvidb.cli.output.Output;
+import nvidb.cli.output.Views;
+import nvidb.core.config.NvidbPaths;
+import nvidb.core.error.NvidbException;
+import nvidb.core.model.Job;
+import nvidb.core.model.JobState;
+import nvidb.core.service.QueueService;
+import nvidb.core.service.SubmitRequest;
+import nvidb.core.util.Ids;
+import nvidb.core.util.ShellQuote;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+@Command(name = "submit", mixinStandardHelpOptions = true, description = {
+        "Queue a job. Put the command last, after --, or pass it as one quoted string:",
+        "  nvidb job submit --json --name train --vram 20G -- python train.py --epochs 10"})
+public final class JobSubmit extends BaseCommand {
+    @Option(names = {"-n", "--name"}, description = "A label for the job.")
+    String name;
+
+    @Option(names = "--vram", paramLabel = "SIZE", description = "VRAM to reserve per GPU (20G, 512M, 20480). Default: queue.default_vram.")
+    String vram;
+
+    @Option(names = "--gpus", paramLabel = "N", description = "GPUs required (default 1; 0 for CPU-only work).")
+    int gpus = 1;
+
+    @Option(names = "--node", description = "Pin to one node (exact, case-insensitive, or unique prefix).")
+    String node;
+
+    @Option(names = "--lane", paramLabel = "NODE:GPU", description = "Append to a lane (runs strictly in order on that GPU).")
+    String lane;
+
+    @Option(names = "--at", paramLabel = "head|tail|N", description = "Position within the lane (default tail).")
+    String at;
+
+    @Option(names = "--note", description = "What the job is for and what success looks like.")
+    String note;
+
+    @Option(names = "--after", paramLabel = "IDS", description = "Run only after these jobs complete (comma lists, repeatable).")
+    List<String> after = new ArrayList<>();
+
+    @Option(names = "--after-any", paramLabel = "IDS", description = "Run once these jobs finish, whatever the outcome.")
+    List<String> afterAny = new ArrayList<>();
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", description = "Kill the job when it runs longer than this.")
+    Integer timeout;
+
+    @Option(names = "--retries", paramLabel = "N", description = "Start again if the process vanishes (default 0).")
+    int retries;
+
+    @Option(names = "--workdir", paramLabel = "DIR", description = "Directory to run in on the node (~ is expanded).")
+    String workdir;
+
+    @Option(names = "--env", paramLabel = "KEY=VALUE", description = "Environment for the job (repeatable).")
+    List<String> env = new ArrayList<>();
+
+    @Option(names = "--priority", paramLabel = "N", description = "Higher dispatches first (default 0).")
+    int priority;
+
+    @Option(names = "--tag", description = "A free-form tag (repeatable).")
+    List<String> tags = new ArrayList<>();
+
+    @Option(names = "--script", paramLabel = "FILE", description = "Use this file's contents as the command.")
+    Path script;
+
+    @Option(names = "--submitter", description = "Who submitted it (default: $NVIDB_SUBMITTER, else user@host:pid).")
+    String submitter;
+
+    @Option(names = "--idempotency-key", paramLabel = "KEY",
+            description = "A second submit with the same key returns the first job instead of creating another.")
+    String idempotencyKey;
+
+    @Mixin
+    NoTickOption tick;
+
+    @Parameters(arity = "0..*", paramLabel = "COMMAND", description = "The command (after --), or one quoted string.")
+    List<String> command = new ArrayList<>();
+
+    @Override
+    protected int execute() {
+        SubmitRequest request = new SubmitRequest(name, commandText(), workdir(), env(), priority, gpus, vram, node,
+                lane, at, Ids.parseLists(after), Ids.parseLists(afterAny), timeout, retries, tags, submitter, note,
+                idempotencyKey);
+        QueueService.Submitted s = service().submit(request, tick.after());
+        Job job = s.job();
+        if (json()) {
+            ObjectNode o = Output.object();
+            o.put("ok", true);
+            o.put("duplicate", s.duplicate());
+            o.set("job", Views.job(job, now()));
+            o.set("tick", Views.tick(s.tick()));
+            out().document(o);
+        } else {
+            out().line((s.duplicate() ? "already submitted as job " : "submitted job ") + job.id() + " ("
+                    + job.displayState() + ")");
+            out().line(placementLine(job));
+        }
+        return job.state() == JobState.FAILED ? 1 : 0;
+    }
+
+    private static String placementLine(Job job) {
+        if (job.state() == JobState.RUNNING) {
+            return "  running on " + job.node() + " GPU " + (job.gpuIds().isEmpty() ? "-" : job.gpuIds());
+        }
+        if (job.state() == JobState.FAILED) {
+            return "  " + (job.lastError() == null ? "failed" : job.lastError());
+        }
+        if (job.held()) {
+            return "  held: " + job.heldReason();
+        }
+        if (job.lane() != null) {
+            return "  queued in lane " + job.lane();
+        }
+        if (!job.dependsOn().isEmpty() || !job.dependsAny().isEmpty()) {
+            return "  waiting for its dependencies";
+        }
+        return "  waiting for capacity; it starts on the next tick that fits it";
+    }
+
+    private String commandText() {
+        if (script != null) {
+            try {
+                return Files.readString(script, StandardCharsets.UTF_8);
+            } catch (java.nio.file.NoSuchFileException e) {
+                throw NvidbException.usage("script not found: " + script);
+            } catch (IOException e) {
+                throw NvidbException.usage("could not read script " + script + ": " + e.getMessage());
+            }
+        }
+        if (command.isEmpty()) {
+            throw NvidbException.usage("nothing to run: pass a command after --, or --script FILE");
+        }
+        return command.size() == 1 ? command.getFirst() : ShellQuote.join(command);
+    }
+
+    private String workdir() {
+        return workdir == null ? null : NvidbPaths.expandHome(workdir, ctx().env());
+    }
+
+    private Map<String, String> env() {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String pair : env) {
+            int eq = pair.indexOf('=');
+            if (eq < 0) {
+                throw NvidbException.usage("--env takes KEY=VALUE, got '" + pair + "'");
+            }
+            out.put(pair.substring(0, eq).strip(), pair.substring(eq + 1));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,36 @@
+package nvidb.cli.commands;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import nvidb.cli.output.Output;
+import nvidb.cli.output.Table;
+import nvidb.core.plugins.PluginRegistry;
+import picocli.CommandLine.Command;
+
+@Command(name = "plugins", mixinStandardHelpOptions = true, description = {
+        "The plugins this nvidb can use: built-in ones, and site plugins from $NVIDB_HOME/plugins."})
+public final class PluginsCommand extends BaseCommand {
+    @Override
+    protected int execute() {
+        PluginRegistry registry = ctx().plugins();
+        if (json()) {
+            ObjectNode o = Output.object();
+            ArrayNode a = o.putArray("plugins");
+            for (PluginRegistry.Entry e : registry.all()) {
+                ObjectNode x = a.addObject();
+                x.put("name", e.name());
+                x.put("kind", e.kind().label());
+                x.put("version", e.factory().version());
+                x.put("origin", e.origin());
+            }
+            out().document(o);
+        } else {
+            Table t = new Table("NAME", "KIND", "VERSION", "ORIGIN");
+            for (PluginRegistry.Entry e : registry.all()) {
+                t.row(e.name(), e.kind().label(), e.factory().version(), e.origin());
+            }
+            out().line(t.render(""));
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,64 @@
+package nvidb.cli.commands;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import nvidb.cli.output.HumanViews;
+import nvidb.cli.output.Output;
+import nvidb.cli.output.Views;
+import nvidb.core.error.NvidbException;
+import nvidb.core.model.Alert;
+import nvidb.core.service.QueueService;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+@Command(name = "alerts", mixinStandardHelpOptions = true, description = {
+        "What needs attention. Exits 1 while any alert is unacknowledged, so it is a cheap health check."})
+public final class QueueAlerts extends BaseCommand {
+    @Option(names = "--all", description = "Include acknowledged alerts.")
+    boolean all;
+
+    @Option(names = "--detail", description = "Show what each alert captured (e.g. the job's stderr tail).")
+    boolean detail;
+
+    @Option(names = {"-n", "--number"}, paramLabel = "N", description = "The newest N (default 50).")
+    int number = 50;
+
+    @Mixin
+    TickOptions tick;
+
+    @Override
+    protected int execute() {
+        if (number < 1) {
+            throw NvidbException.usage("-n takes a number ≥ 1");
+        }
+        QueueService service = service();
+        service.tick(tick.read());
+        QueueService.AlertPage page = service.alerts(all, number);
+        if (json()) {
+            ObjectNode o = Output.object();
+            ArrayNode a = o.putArray("alerts");
+            for (Alert alert : page.alerts()) {
+                a.add(Views.alert(alert));
+            }
+            o.put("open", page.open());
+            out().document(o);
+        } else if (page.alerts().isEmpty()) {
+            out().line("no open alerts");
+        } else {
+            out().line(HumanViews.alertTable(page.alerts()));
+            if (detail) {
+                for (Alert alert : page.alerts()) {
+                    if (alert.detail() != null && !alert.detail().isEmpty()) {
+                        out().line("");
+                        out().line("--- alert " + alert.id() + ": " + alert.title());
+                        for (String l : alert.detail().split("\n", -1)) {
+                            out().line("    " + l);
+                        }
+                    }
+                }
+            }
+        }
+        return page.open() > 0 ? 1 : 0;
+    }
+}

@@ -1,0 +1,61 @@
+package nvidb.cli.commands;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import nvidb.cli.output.HumanViews;
+import nvidb.cli.output.Output;
+import nvidb.cli.output.Views;
+import nvidb.core.error.NvidbException;
+import nvidb.core.model.Event;
+import nvidb.core.service.QueueService;
+import nvidb.core.util.Ids;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "events", mixinStandardHelpOptions = true, description = {
+        "The event log. Catch up on what happened while you were away:",
+        "  nvidb queue events --since 120 --json   (then pass last_id as the next --since)"})
+public final class QueueEvents extends BaseCommand {
+    @Option(names = "--since", paramLabel = "ID", description = "Only events after this id, oldest first.")
+    String since;
+
+    @Option(names = "--job", paramLabel = "ID", description = "Only this job's events.")
+    String job;
+
+    @Option(names = {"-n", "--number"}, paramLabel = "N", description = "At most N events (default 50).")
+    int number = 50;
+
+    @Override
+    protected int execute() {
+        if (number < 1) {
+            throw NvidbException.usage("-n takes a number ≥ 1");
+        }
+        Long sinceId = since == null ? null : parseSince(since);
+        Long jobId = job == null ? null : Ids.parse(job);
+        QueueService.EventPage page = service().events(sinceId, jobId, number);
+        if (json()) {
+            ObjectNode o = Output.object();
+            ArrayNode a = o.putArray("events");
+            for (Event e : page.events()) {
+                a.add(Views.event(e));
+            }
+            o.put("last_id", page.lastId());
+            out().document(o);
+        } else {
+            out().line(HumanViews.eventTable(page.events()));
+        }
+        return 0;
+    }
+
+    private static long parseSince(String text) {
+        try {
+            long v = Long.parseLong(text.strip());
+            if (v >= 0) {
+                return v;
+            }
+        } catch (NumberFormatException ignored) {
+            // the sentence below
+        }
+        throw NvidbException.usage("--since takes an event id ≥ 0 (the last_id of an earlier call), not '" + text + "'");
+    }
+}

@@ -1,0 +1,171 @@
+package nvidb.cli.output;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.stream.Collectors;
+import nvidb.core.model.Alert;
+import nvidb.core.model.Event;
+import nvidb.core.model.Job;
+import nvidb.core.util.Sizes;
+import nvidb.core.util.Times;
+
+/** The readable forms: tables and the detail page of a job. */
+public final class HumanViews {
+    private HumanViews() {
+    }
+
+    /** The job table, with HELD BY / PROGRESS / NOTE columns only when some row has a value. */
+    public static String jobTable(List<Job> jobs, Instant now, String indent) {
+        boolean anyHeld = jobs.stream().anyMatch(Job::held);
+        boolean anyProgress = jobs.stream().anyMatch(j -> j.progress() != null && !j.progress().isEmpty());
+        boolean anyNote = jobs.stream().anyMatch(j -> j.notes() != null && !j.notes().isEmpty());
+        List<String> headers = new java.util.ArrayList<>(List.of("ID", "STATE", "NAME", "NODE", "GPU", "VRAM", "USED",
+                "ELAPSED", "RC", "COMMAND"));
+        if (anyHeld) {
+            headers.add("HELD BY");
+        }
+        if (anyProgress) {
+            headers.add("PROGRESS");
+        }
+        if (anyNote) {
+            headers.add("NOTE");
+        }
+        Table t = new Table(headers.toArray(String[]::new));
+        for (Job j : jobs) {
+            List<Object> cells = new java.util.ArrayList<>(List.of(
+                    j.id(), j.displayState(), Table.clip(j.name().isEmpty() ? "-" : j.name(), 20),
+                    j.node() != null ? j.node() : j.nodeConstraint() != null ? j.nodeConstraint() : "-",
+                    gpus(j.gpuIds()), j.vramMb() > 0 ? Sizes.format(j.vramMb()) : "-",
+                    j.gpuMemMb() != null ? Sizes.format((long) j.gpuMemMb()) : "-",
+                    Times.duration(j.elapsedSeconds(now)), j.exitCode() == null ? "-" : j.exitCode(),
+                    Table.clip(j.command(), 44)));
+            if (anyHeld) {
+                cells.add(j.held() ? Table.clip(j.heldReason(), 40) : "-");
+            }
+            if (anyProgress) {
+                cells.add(Table.clip(j.progress(), 40));
+            }
+            if (anyNote) {
+                cells.add(Table.clip(j.notes(), 40));
+            }
+            t.row(cells.toArray());
+        }
+        return t.render(indent);
+    }
+
+    public static String gpus(List<Integer> ids) {
+        return ids.isEmpty() ? "-" : ids.stream().map(String::valueOf).collect(Collectors.joining(","));
+    }
+
+    /** {@code job show} without {@code --json}. */
+    public static String jobDetail(Job j, List<Event> events, Instant now) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("JOB ").append(j.id()).append("  ").append(j.displayState());
+        if (j.exitCode() != null) {
+            sb.append("  (exit ").append(j.exitCode()).append(')');
+        }
+        sb.append('\n');
+        field(sb, "name", j.name().isEmpty() ? "-" : j.name());
+        field(sb, "command", j.command());
+        field(sb, "workdir", j.workdir() == null ? "-" : j.workdir());
+        StringBuilder request = new StringBuilder("gpus=" + j.gpus() + " vram=" + Sizes.format(j.vramMb()));
+        if (j.nodeConstraint() != null) {
+            request.append(" node=").append(j.nodeConstraint());
+        }
+        if (j.priority() != 0) {
+            request.append(" priority=").append(j.priority());
+        }
+        if (j.maxRuntimeS() != null) {
+            request.append(" timeout=").append(j.maxRuntimeS()).append('s');
+        }
+        field(sb, "request", request.toString());
+        StringBuilder placement = new StringBuilder("node=" + (j.node() == null ? "-" : j.node()) + " gpu="
+                + gpus(j.gpuIds()) + " pid=" + (j.remotePid() == null ? "-" : j.remotePid()));
+        if (j.lane() != null) {
+            placement.append(" lane=").append(j.lane());
+        }
+        field(sb, "placement", placement.toString());
+        field(sb, "vram used", j.gpuMemMb() == null ? "-" : Sizes.format((long) j.gpuMemMb()));
+        field(sb, "timing", "created=" + iso(j.createdAt()) + " started=" + iso(j.startedAt()) + " finished="
+                + iso(j.finishedAt()));
+        field(sb, "elapsed", Times.duration(j.elapsedSeconds(now)));
+        field(sb, "attempt", j.attempt() + "/" + (j.maxRetries() + 1));
+        field(sb, "submitter", j.submitter() == null ? "-" : j.submitter());
+        field(sb, "run_dir", j.runDir() == null ? "-" : j.runDir());
+        if (j.progress() != null) {
+            field(sb, "progress", j.progress() + "   (reported " + Times.age(j.progressAt(), now) + ")");
+        }
+        if (j.notes() != null) {
+            field(sb, "note", j.notes());
+        }
+        if (j.held()) {
+            field(sb, "held", j.heldReason());
+            field(sb, "", "release it with `nvidb job release " + j.id() + "`, or repoint it with `nvidb job edit "
+                    + j.id() + " --add-after ID`");
+        }
+        if (!j.dependsOn().isEmpty()) {
+            field(sb, "depends_on", ids(j.dependsOn()));
+        }
+        if (!j.dependsAny().isEmpty()) {
+            field(sb, "after_any", ids(j.dependsAny()) + "   (any outcome counts)");
+        }
+        if (!j.tags().isEmpty()) {
+            field(sb, "tags", String.join(",", j.tags()));
+        }
+        if (!j.env().isEmpty()) {
+            field(sb, "env", Output.MAPPER.valueToTree(j.env()).toString());
+        }
+        if (j.lastError() != null) {
+            field(sb, "error", j.lastError());
+        }
+        if (j.resultJson() != null) {
+            field(sb, "result", j.resultJson());
+        }
+        if (!events.isEmpty()) {
+            sb.append('\n').append("EVENTS\n");
+            Table t = new Table("ID", "TIME", "KIND", "MESSAGE");
+            for (Event e : events) {
+                t.row(e.id(), time(e.ts()), e.kind(), Table.clip(e.message(), 60));
+            }
+            sb.append(t.render("  ")).append('\n');
+        }
+        return sb.toString().stripTrailing();
+    }
+
+    private static String ids(List<Long> ids) {
+        return ids.stream().map(String::valueOf).collect(Collectors.joining(","));
+    }
+
+    private static void field(StringBuilder sb, String label, String value) {
+        sb.append("  ").append(String.format("%-12s", label)).append(value.replace("\n", "\n              "))
+                .append('\n');
+    }
+
+    private static String iso(Instant t) {
+        return t == null ? "-" : Times.iso(t);
+    }
+
+    /** {@code 2026-12-02 10:06:44}: the first 19 characters of the timestamp, T as a space. */
+    public static String time(Instant t) {
+        String iso = Times.iso(t);
+        return iso == null ? "-" : iso.substring(0, 19).replace('T', ' ');
+    }
+
+    public static String alertTable(List<Alert> alerts) {
+        Table t = new Table("ID", "TIME", "LEVEL", "KIND", "JOB", "NODE", "WHAT");
+        for (Alert a : alerts) {
+            t.row(a.id(), time(a.ts()), a.severity(), a.kind(), a.jobId() == null ? "-" : a.jobId(),
+                    a.node() == null ? "-" : a.node(), Table.clip(a.title(), 60));
+        }
+        return t.render("");
+    }
+
+    public static String eventTable(List<Event> events) {
+        Table t = new Table("ID", "TIME", "KIND", "JOB", "NODE", "MESSAGE");
+        for (Event e : events) {
+            t.row(e.id(), time(e.ts()), e.kind(), e.jobId() == null ? "-" : e.jobId(),
+                    e.node() == null ? "-" : e.node(), Table.clip(e.message(), 60));
+        }
+        return t.render("");
+    }
+}

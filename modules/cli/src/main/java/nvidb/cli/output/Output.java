@@ -1,0 +1,113 @@
+package nvidb.cli.output;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.util.DefaultIndenter;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.core.util.Separators;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.FileOutputStream;
+import java.io.FileDescriptor;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import nvidb.core.error.ErrorCode;
+
+/**
+ * Where a command's words go. With {@code --json} every outcome is exactly one JSON document on
+ * stdout, errors included; without it, text on stdout and errors as {@code error: …} on stderr.
+ * The only place that touches the process's standard streams.
+ */
+public final class Output {
+    static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectWriter PRETTY = MAPPER.writer(new DefaultPrettyPrinter()
+            .withObjectIndenter(new DefaultIndenter("  ", "\n"))
+            .withArrayIndenter(new DefaultIndenter("  ", "\n"))
+            .withSeparators(Separators.createDefaultInstance()
+                    .withObjectFieldValueSpacing(Separators.Spacing.AFTER)
+                    .withObjectEmptySeparator("")
+                    .withArrayEmptySeparator("")));
+
+    private final PrintStream out;
+    private final PrintStream err;
+    private boolean json;
+
+    public Output(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    /** The process's own stdout and stderr, UTF-8 whatever the locale says. */
+    public static Output system() {
+        return new Output(new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8),
+                new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8));
+    }
+
+    public void setJson(boolean json) {
+        this.json = json;
+    }
+
+    public boolean json() {
+        return json;
+    }
+
+    public static ObjectNode object() {
+        return MAPPER.createObjectNode();
+    }
+
+    public static com.fasterxml.jackson.databind.node.ArrayNode array() {
+        return MAPPER.createArrayNode();
+    }
+
+    /** Prints one JSON document (pretty, two-space indent, trailing newline). */
+    public void document(JsonNode node) {
+        try {
+            out.print(PRETTY.writeValueAsString(node));
+            out.print('\n');
+            out.flush();
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A line of human text on stdout. */
+    public void line(String text) {
+        out.println(text);
+    }
+
+    /** Raw text on stdout (logs), unchanged. */
+    public void raw(String text) {
+        out.print(text);
+        out.flush();
+    }
+
+    /** A line for a person watching, on stderr, never mixed into JSON. */
+    public void note(String text) {
+        err.println(text);
+        err.flush();
+    }
+
+    /** Reports an error the way the mode asks; returns the exit code to end with. */
+    public int error(ErrorCode code, String message) {
+        if (json) {
+            ObjectNode o = object();
+            o.put("ok", false);
+            o.put("error", message);
+            o.put("code", code.label());
+            document(o);
+        } else {
+            err.println("error: " + message);
+            err.flush();
+        }
+        return code.exitCode();
+    }
+
+    public PrintStream err() {
+        return err;
+    }
+
+    public PrintStream out() {
+        return out;
+    }
+}

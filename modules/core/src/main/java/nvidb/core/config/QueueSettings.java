@@ -1,0 +1,47 @@
+package nvidb.core.config;
+
+import java.util.Map;
+
+/** The {@code queue:} block with every default of {@code reference-cli.md} §5.3. */
+public record QueueSettings(
+        long headroomMb,
+        int maxJobsPerGpu,
+        int maxCpuJobsPerNode,
+        String placement,
+        long defaultVramMb,
+        double tickMinInterval,
+        int lockTtl,
+        int probeTimeout,
+        int launchTimeout,
+        String jobRoot,
+        boolean includeLocal,
+        String localNodeName,
+        String laneSpoolRoot,
+        int laneLookahead,
+        double lanePollInterval,
+        int laneIdleExit,
+        BackupSettings backup,
+        Map<String, Object> notifySettings) {
+
+    public static QueueSettings defaults() {
+        return new QueueSettings(512, 4, 4, "spread", 0, 3, 180, 25, 60, ".nvidb/jobs", false, "local",
+                ".nvidb/lanes", 1, 3, 900, new BackupSettings(false, 24, 7, null), NotifySettings.DEFAULTS);
+    }
+
+    /** The scheduler lease must outlive every single remote call of a pass, retries included. */
+    public int effectiveLockTtl() {
+        return Math.max(Math.max(60, lockTtl), Math.max(2 * probeTimeout + 30, 2 * launchTimeout + 60));
+    }
+
+    public record BackupSettings(boolean enabled, double intervalHours, int keep, String directory) {
+    }
+
+    /** Defaults of {@code queue.notify}; alert sink plugins read their own keys from this map. */
+    public static final class NotifySettings {
+        public static final Map<String, Object> DEFAULTS = Map.of(
+                "enabled", true, "desktop", true, "log", true, "min_severity", "warning");
+
+        private NotifySettings() {
+        }
+    }
+}

@@ -1,0 +1,98 @@
+package nvidb.core.plugins;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.TreeSet;
+import nvidb.core.error.NvidbException;
+import nvidb.spi.PluginFactory;
+import nvidb.spi.PluginKind;
+import nvidb.spi.alert.AlertSinkFactory;
+import nvidb.spi.placement.PlacementPolicyFactory;
+import nvidb.spi.probe.ProbeFactory;
+import nvidb.spi.transport.TransportFactory;
+
+/**
+ * Every plugin this process can use: the built-in ones found with {@link ServiceLoader}, plus
+ * site plugins handed in by the plugin host. Two plugins of one kind and one name make the
+ * registry refuse to start, naming both, because configuration could not say which it meant.
+ */
+public final class PluginRegistry {
+
+    /** A plugin and where it came from ({@code builtin} or the jar it was loaded from). */
+    public record Entry(PluginFactory factory, String origin) {
+        public String name() {
+            return factory.name();
+        }
+
+        public PluginKind kind() {
+            return factory.kind();
+        }
+    }
+
+    private final Map<PluginKind, Map<String, Entry>> byKind = new LinkedHashMap<>();
+
+    private PluginRegistry(List<Entry> entries) {
+        for (PluginKind kind : PluginKind.values()) {
+            byKind.put(kind, new LinkedHashMap<>());
+        }
+        for (Entry e : entries) {
+            Entry clash = byKind.get(e.kind()).putIfAbsent(e.name(), e);
+            if (clash != null) {
+                throw NvidbException.failed("two " + e.kind().label() + " plugins are named '" + e.name() + "': "
+                        + describe(clash) + " and " + describe(e) + "; remove one of them");
+            }
+        }
+    }
+
+    private static String describe(Entry e) {
+        return e.factory().getClass().getName() + " (" + e.origin() + ")";
+    }
+
+    /** The built-in plugins of the module layer or class path, plus {@code sitePlugins}. */
+    public static PluginRegistry load(List<Entry> sitePlugins) {
+        List<Entry> all = new ArrayList<>();
+        for (Class<? extends PluginFactory> type : List.of(ProbeFactory.class, TransportFactory.class,
+                PlacementPolicyFactory.class, AlertSinkFactory.class)) {
+            for (PluginFactory f : ServiceLoader.load(type, PluginRegistry.class.getClassLoader())) {
+                all.add(new Entry(f, "builtin"));
+            }
+        }
+        all.addAll(sitePlugins);
+        return new PluginRegistry(all);
+    }
+
+    public static PluginRegistry of(List<Entry> entries) {
+        return new PluginRegistry(entries);
+    }
+
+    public List<Entry> all() {
+        List<Entry> out = new ArrayList<>();
+        byKind.values().forEach(m -> out.addAll(m.values()));
+        out.sort(Comparator.comparing((Entry e) -> e.kind().ordinal()).thenComparing(Entry::name));
+        return out;
+    }
+
+    public Set<String> names(PluginKind kind) {
+        return new TreeSet<>(byKind.get(kind).keySet());
+    }
+
+    public <T extends PluginFactory> Optional<T> find(Class<T> type, PluginKind kind, String name) {
+        Entry e = byKind.get(kind).get(name);
+        return e == null ? Optional.empty() : Optional.of(type.cast(e.factory()));
+    }
+
+    public <T extends PluginFactory> T require(Class<T> type, PluginKind kind, String name) {
+        return find(type, kind, name).orElseThrow(() -> NvidbException.usage("no " + kind.label() + " plugin named '"
+                + name + "' (installed: " + String.join(", ", names(kind)) + ")"));
+    }
+
+    public <T extends PluginFactory> List<T> allOf(Class<T> type, PluginKind kind) {
+        return byKind.get(kind).values().stream().map(e -> type.cast(e.factory())).toList();
+    }
+}

@@ -1,0 +1,198 @@
+package nvidb.core.store;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.ThreadLocalRandom;
+import nvidb.core.error.NvidbException;
+import nvidb.core.util.Times;
+
+/**
+ * The queue database: one SQLite file in WAL mode with {@code synchronous=FULL}, so a submit
+ * that returned an id survives a power cut. Every write runs in {@code BEGIN IMMEDIATE}: writers
+ * serialise up front and WAL readers never block. Opening a fresh file from many processes at
+ * once is normal (a burst of agents), so the WAL switch and the migrations retry on "busy".
+ */
+public final class Database implements AutoCloseable {
+    static final int BUSY_TIMEOUT_MS = 30_000;
+    private static final int OPEN_ATTEMPTS = 200;
+
+    private final Path path;
+    private final Connection connection;
+    private int depth;
+
+    private Database(Path path, Connection connection) {
+        this.path = path;
+        this.connection = connection;
+    }
+
+    public static Database open(Path path) {
+        try {
+            Path parent = path.toAbsolutePath().getParent();
+            if (parent != null && !Files.isDirectory(parent)) {
+                FilePermissions.createPrivateDirectories(parent);
+            }
+            createPrivateFile(path);
+            Connection c = DriverManager.getConnection("jdbc:sqlite:" + path);
+            Database db = new Database(path, c);
+            db.configure();
+            Migrations.apply(db);
+            return db;
+        } catch (SQLException | IOException e) {
+            throw new NvidbException(nvidb.core.error.ErrorCode.FAILED,
+                    "could not open the queue database " + path + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void createPrivateFile(Path path) throws IOException {
+        if (Files.exists(path)) {
+            return;
+        }
+        try {
+            FilePermissions.createPrivateFile(path);
+        } catch (FileAlreadyExistsException raced) {
+            // another process created it first: fine
+        }
+    }
+
+    private void configure() throws SQLException {
+        try (Statement s = connection.createStatement()) {
+            s.execute("PRAGMA busy_timeout=" + BUSY_TIMEOUT_MS);
+        }
+        // SQLite refuses the WAL switch without consulting the busy handler, so retry by hand.
+        retryBusy(() -> {
+            try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("PRAGMA journal_mode=WAL")) {
+                rs.next();
+            }
+            return null;
+        });
+        try (Statement s = connection.createStatement()) {
+            s.execute("PRAGMA synchronous=FULL");
+            s.execute("PRAGMA foreign_keys=ON");
+        }
+    }
+
+    public Path path() {
+        return path;
+    }
+
+    /** The connection, for repositories of this package. */
+    Connection connection() {
+        return connection;
+    }
+
+    /** Work that reads and writes the database through the repositories. */
+    @FunctionalInterface
+    public interface Work<T> {
+        T run();
+    }
+
+    /**
+     * Runs {@code work} in one {@code BEGIN IMMEDIATE} transaction; a nested call joins the outer
+     * one. Any exception rolls everything back, so no command leaves half-written state.
+     */
+    public <T> T write(Work<T> work) {
+        if (depth > 0) {
+            return runNested(work);
+        }
+        try {
+            retryBusy(() -> {
+                try (Statement s = connection.createStatement()) {
+                    s.execute("BEGIN IMMEDIATE");
+                }
+                return null;
+            });
+        } catch (SQLException e) {
+            throw storeFailure(e);
+        }
+        depth = 1;
+        boolean committed = false;
+        try {
+            T value = work.run();
+            try (Statement s = connection.createStatement()) {
+                s.execute("COMMIT");
+            }
+            committed = true;
+            return value;
+        } catch (SQLException e) {
+            throw storeFailure(e);
+        } finally {
+            depth = 0;
+            if (!committed) {
+                rollbackQuietly();
+            }
+        }
+    }
+
+    /** Runs read-only work outside a transaction (WAL gives each statement a consistent view). */
+    public <T> T read(Work<T> work) {
+        return work.run();
+    }
+
+    private <T> T runNested(Work<T> work) {
+        return work.run();
+    }
+
+    private void rollbackQuietly() {
+        try (Statement s = connection.createStatement()) {
+            s.execute("ROLLBACK");
+        } catch (SQLException ignored) {
+            // nothing was open, or the connection is gone: either way nothing was committed
+        }
+    }
+
+    private NvidbException storeFailure(SQLException e) {
+        return NvidbException.failed("queue database " + path + ": " + e.getMessage());
+    }
+
+    static boolean isBusy(SQLException e) {
+        String m = String.valueOf(e.getMessage()).toLowerCase(java.util.Locale.ROOT);
+        return m.contains("busy") || m.contains("locked");
+    }
+
+    static <T> T retryBusy(Rows.SqlWork<T> work) throws SQLException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return work.run();
+            } catch (SQLException e) {
+                if (!isBusy(e) || attempt >= OPEN_ATTEMPTS) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(20 + ThreadLocalRandom.current().nextInt(60));
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** Reads a resource of this package as text (migrations). */
+    static String resource(String name) throws IOException {
+        try (InputStream in = Database.class.getResourceAsStream(name)) {
+            return in == null ? null : new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    static String now() {
+        return Times.iso(Times.now());
+    }
+
+    @Override
+    public void close() {
+        try {
+            connection.close();
+        } catch (SQLException ignored) {
+            // closing on the way out: nothing to save
+        }
+    }
+}

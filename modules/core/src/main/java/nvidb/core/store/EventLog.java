@@ -1,0 +1,83 @@
+package nvidb.core.store;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import nvidb.core.model.Event;
+
+/** The append-only {@code events} table. */
+public final class EventLog {
+    private static final String INSERT =
+            "INSERT INTO events (ts, kind, job_id, node, message, data) VALUES (?, ?, ?, ?, ?, ?)";
+    private static final String SINCE =
+            "SELECT * FROM events WHERE id > ? AND (? IS NULL OR job_id = ?) ORDER BY id LIMIT ?";
+    private static final String NEWEST =
+            "SELECT * FROM events WHERE (? IS NULL OR job_id = ?) ORDER BY id DESC LIMIT ?";
+
+    private final Database db;
+
+    public EventLog(Database db) {
+        this.db = db;
+    }
+
+    public long append(Instant ts, String kind, Long jobId, String node, String message, Map<String, ?> data) {
+        return Rows.sql(() -> {
+            try (PreparedStatement ps = db.connection().prepareStatement(INSERT, java.sql.Statement.RETURN_GENERATED_KEYS)) {
+                Rows.bind(ps, ts, kind, jobId, node, message, data == null ? null : Json.write(data));
+                ps.executeUpdate();
+                try (ResultSet keys = ps.getGeneratedKeys()) {
+                    keys.next();
+                    return keys.getLong(1);
+                }
+            }
+        });
+    }
+
+    /** Events after {@code sinceId}, oldest first, at most {@code limit}. */
+    public List<Event> since(long sinceId, Long jobId, int limit) {
+        return Rows.sql(() -> {
+            return query(SINCE, sinceId, jobId, jobId, limit);
+        });
+    }
+
+    /** The newest {@code limit} events, returned oldest first. */
+    public List<Event> newest(Long jobId, int limit) {
+        return Rows.sql(() -> {
+            List<Event> events = query(NEWEST, jobId, jobId, limit);
+            Collections.reverse(events);
+            return events;
+        });
+    }
+
+    public long countKind(String kind) {
+        return Rows.sql(() -> {
+            try (PreparedStatement ps = db.connection().prepareStatement("SELECT COUNT(*) FROM events WHERE kind = ?")) {
+                ps.setString(1, kind);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getLong(1);
+                }
+            }
+        });
+    }
+
+    private List<Event> query(String sql, Object... args) throws SQLException {
+        try (PreparedStatement ps = db.connection().prepareStatement(sql)) {
+            Rows.bind(ps, args);
+            try (ResultSet rs = ps.executeQuery()) {
+                List<Event> out = new ArrayList<>();
+                while (rs.next()) {
+                    out.add(new Event(rs.getLong("id"), Rows.instant(rs, "ts"), rs.getString("kind"),
+                            Rows.longOrNull(rs, "job_id"), rs.getString("node"), rs.getString("message"),
+                            rs.getString("data")));
+                }
+                return out;
+            }
+        }
+    }
+}

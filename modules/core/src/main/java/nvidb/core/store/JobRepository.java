@@ -1,0 +1,322 @@
+package nvidb.core.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import nvidb.core.model.Job;
+import nvidb.core.model.JobState;
+
+/** The {@code jobs} table. */
+public final class JobRepository {
+    private static final String SELECT = "SELECT * FROM jobs";
+
+    private static final String INSERT = """
+            INSERT INTO jobs (name, command, workdir, env, state, priority, gpus, vram_mb, node_constraint,
+                              depends_on, depends_any, max_runtime_s, submitter, tags, created_at, updated_at,
+                              lane, lane_seq, max_retries, notes, idempotency_key)
+            VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """;
+
+    private static final String DELETE = "DELETE FROM jobs WHERE id = ?";
+
+    /** Columns a command may change, so updates name their columns without building SQL from input. */
+    public enum Column {
+        NAME("name"), STATE("state"), PRIORITY("priority"), NODE_CONSTRAINT("node_constraint"),
+        DEPENDS_ON("depends_on"), DEPENDS_ANY("depends_any"), STARTED_AT("started_at"),
+        FINISHED_AT("finished_at"), NODE("node"), GPU_IDS("gpu_ids"), LANE("lane"), LANE_SEQ("lane_seq"),
+        REMOTE_PID("remote_pid"), REMOTE_PGID("remote_pgid"), RUN_DIR("run_dir"), EXIT_CODE("exit_code"),
+        ATTEMPT("attempt"), LAST_ERROR("last_error"), HEARTBEAT_AT("heartbeat_at"), GPU_MEM_MB("gpu_mem_mb"),
+        RESULT("result"), NOTES("notes"), PROGRESS("progress"), PROGRESS_AT("progress_at"),
+        HELD_REASON("held_reason");
+
+        private final String sql;
+
+        Column(String sql) {
+            this.sql = sql;
+        }
+    }
+
+    /** Column values for {@link #update}; unlike {@code Map.of} it takes nulls (SQL NULL). */
+    public static final class Changes {
+        private final Map<Column, Object> values = new java.util.LinkedHashMap<>();
+
+        public static Changes of(Column column, Object value) {
+            return new Changes().set(column, value);
+        }
+
+        public Changes set(Column column, Object value) {
+            values.put(column, value);
+            return this;
+        }
+
+        public boolean isEmpty() {
+            return values.isEmpty();
+        }
+    }
+
+    private final Database db;
+
+    public JobRepository(Database db) {
+        this.db = db;
+    }
+
+    private Connection c() {
+        return db.connection();
+    }
+
+    /** The fields of a new job; ids and timestamps are the store's. */
+    public record NewJob(String name, String command, String workdir, Map<String, String> env, int priority, int gpus,
+                         long vramMb, String nodeConstraint, List<Long> dependsOn, List<Long> dependsAny,
+                         Integer maxRuntimeS, String submitter, List<String> tags, String lane, Long laneSeq,
+                         int maxRetries, String notes, String idempotencyKey) {
+    }
+
+    public long insert(NewJob j, Instant now) {
+        return Rows.sql(() -> {
+            try (PreparedStatement ps = c().prepareStatement(INSERT, Statement.RETURN_GENERATED_KEYS)) {
+                Rows.bind(ps, j.name(), j.command(), j.workdir(), Json.write(j.env()), j.priority(), j.gpus(), j.vramMb(),
+                        j.nodeConstraint(), Json.write(j.dependsOn()), Json.write(j.dependsAny()), j.maxRuntimeS(),
+                        j.submitter(), Json.write(j.tags()), now, now, j.lane(), j.laneSeq(), j.maxRetries(), j.notes(),
+                        j.idempotencyKey());
+                ps.executeUpdate();
+                try (ResultSet keys = ps.getGeneratedKeys()) {
+                    keys.next();
+                    return keys.getLong(1);
+                }
+            }
+        });
+    }
+
+    public Optional<Job> find(long id) {
+        return Rows.sql(() -> {
+            List<Job> jobs = query(SELECT + " WHERE id = ?", id);
+            return jobs.isEmpty() ? Optional.empty() : Optional.of(jobs.getFirst());
+        });
+    }
+
+    public Optional<Job> findByIdempotencyKey(String key) {
+        return Rows.sql(() -> {
+            List<Job> jobs = query(SELECT + " WHERE idempotency_key = ?", key);
+            return jobs.isEmpty() ? Optional.empty() : Optional.of(jobs.getFirst());
+        });
+    }
+
+    /** Every job, id ascending. */
+    public List<Job> all() {
+        return Rows.sql(() -> {
+            return query(SELECT + " ORDER BY id");
+        });
+    }
+
+    /** Pending and running jobs, id ascending. */
+    public List<Job> active() {
+        return Rows.sql(() -> {
+            return query(SELECT + " WHERE state IN ('pending', 'running') ORDER BY id");
+        });
+    }
+
+    public List<Job> inStates(Collection<JobState> states) {
+        return Rows.sql(() -> {
+            if (states.isEmpty()) {
+                return List.of();
+            }
+            String marks = states.stream().map(s -> "?").collect(Collectors.joining(", "));
+            return query(SELECT + " WHERE state IN (" + marks + ") ORDER BY id",
+                    states.stream().map(JobState::label).toArray());
+        });
+    }
+
+    /** The newest {@code limit} jobs, printed id ascending. */
+    public List<Job> newest(int limit) {
+        return Rows.sql(() -> {
+            return query("SELECT * FROM (SELECT * FROM jobs ORDER BY id DESC LIMIT ?) ORDER BY id", limit);
+        });
+    }
+
+    public List<Job> byIds(Collection<Long> ids) {
+        return Rows.sql(() -> {
+            if (ids.isEmpty()) {
+                return List.of();
+            }
+            String marks = ids.stream().map(i -> "?").collect(Collectors.joining(", "));
+            return query(SELECT + " WHERE id IN (" + marks + ") ORDER BY id", ids.toArray());
+        });
+    }
+
+    /** Pending jobs whose dependencies must be checked: they have some, or are held. */
+    public List<Job> gateCandidates() {
+        return Rows.sql(() -> {
+            return query(SELECT + " WHERE state = 'pending' AND (depends_on != '[]' OR depends_any != '[]'"
+                    + " OR held_reason IS NOT NULL) ORDER BY id");
+        });
+    }
+
+    /**
+     * Jobs matching a listing filter, newest first.
+     *
+     * @param states  empty for every state
+     * @param node    placement node, or the pin of a job not yet placed; null for any
+     * @param tag     a tag the job carries; null for any
+     * @param limit   at most this many; 0 for all
+     */
+    public List<Job> search(Collection<JobState> states, boolean heldOnly, String node, String tag, int limit) {
+        return Rows.sql(() -> {
+            StringBuilder sql = new StringBuilder(SELECT + " WHERE 1 = 1");
+            List<Object> args = new ArrayList<>();
+            if (!states.isEmpty()) {
+                sql.append(" AND state IN (").append(states.stream().map(s -> "?").collect(Collectors.joining(", ")))
+                        .append(")");
+                states.forEach(s -> args.add(s.label()));
+            }
+            if (heldOnly) {
+                sql.append(" AND state = 'pending' AND held_reason IS NOT NULL AND held_reason != ''");
+            }
+            if (node != null) {
+                sql.append(" AND (node = ? OR (node IS NULL AND node_constraint = ?))");
+                args.add(node);
+                args.add(node);
+            }
+            if (tag != null) {
+                sql.append(" AND EXISTS (SELECT 1 FROM json_each(jobs.tags) WHERE json_each.value = ?)");
+                args.add(tag);
+            }
+            sql.append(" ORDER BY id DESC");
+            if (limit > 0) {
+                sql.append(" LIMIT ?");
+                args.add(limit);
+            }
+            return query(sql.toString(), args.toArray());
+        });
+    }
+
+    /** Active jobs waiting on {@code id} through {@code --after}. */
+    public List<Job> waitingOn(long id) {
+        return Rows.sql(() -> {
+            List<Job> out = new ArrayList<>();
+            for (Job j : active()) {
+                if (j.dependsOn().contains(id)) {
+                    out.add(j);
+                }
+            }
+            return out;
+        });
+    }
+
+    public Map<String, Long> countsByState() {
+        return Rows.sql(() -> {
+            Map<String, Long> counts = new java.util.LinkedHashMap<>();
+            try (Statement s = c().createStatement();
+                 ResultSet rs = s.executeQuery("SELECT state, COUNT(*) FROM jobs GROUP BY state")) {
+                while (rs.next()) {
+                    counts.put(rs.getString(1), rs.getLong(2));
+                }
+            }
+            return counts;
+        });
+    }
+
+    /** Sets the named columns of one job and touches {@code updated_at}. */
+    public void update(long id, Changes changes, Instant now) {
+        Rows.sql(() -> {
+            Map<Column, Object> values = changes.values;
+            if (values.isEmpty()) {
+                return null;
+            }
+            StringBuilder sql = new StringBuilder("UPDATE jobs SET ");
+            List<Object> args = new ArrayList<>();
+            for (Map.Entry<Column, Object> e : values.entrySet()) {
+                sql.append(e.getKey().sql).append(" = ?, ");
+                args.add(toSql(e.getValue()));
+            }
+            sql.append("updated_at = ? WHERE id = ?");
+            args.add(now);
+            args.add(id);
+            try (PreparedStatement ps = c().prepareStatement(sql.toString())) {
+                Rows.bind(ps, args.toArray());
+                ps.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    private static Object toSql(Object value) {
+        return switch (value) {
+            case JobState s -> s.label();
+            case List<?> l -> Json.write(l);
+            case null, default -> value;
+        };
+    }
+
+    public int delete(long id) {
+        return Rows.sql(() -> {
+            try (PreparedStatement ps = c().prepareStatement(DELETE)) {
+                ps.setLong(1, id);
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    private List<Job> query(String sql, Object... args) throws SQLException {
+        try (PreparedStatement ps = c().prepareStatement(sql)) {
+            Rows.bind(ps, args);
+            try (ResultSet rs = ps.executeQuery()) {
+                List<Job> out = new ArrayList<>();
+                while (rs.next()) {
+                    out.add(map(rs));
+                }
+                return out;
+            }
+        }
+    }
+
+    private static Job map(ResultSet rs) throws SQLException {
+        return new Job(
+                rs.getLong("id"),
+                rs.getString("name"),
+                JobState.fromLabel(rs.getString("state")),
+                rs.getString("command"),
+                rs.getString("workdir"),
+                Json.stringMap(rs.getString("env")),
+                rs.getInt("priority"),
+                rs.getInt("gpus"),
+                rs.getLong("vram_mb"),
+                rs.getString("node_constraint"),
+                Json.longs(rs.getString("depends_on")),
+                Json.longs(rs.getString("depends_any")),
+                Rows.intOrNull(rs, "max_runtime_s"),
+                rs.getString("submitter"),
+                Json.strings(rs.getString("tags")),
+                Rows.instant(rs, "created_at"),
+                Rows.instant(rs, "updated_at"),
+                Rows.instant(rs, "started_at"),
+                Rows.instant(rs, "finished_at"),
+                rs.getString("node"),
+                Json.ints(rs.getString("gpu_ids")),
+                rs.getString("lane"),
+                Rows.longOrNull(rs, "lane_seq"),
+                Rows.intOrNull(rs, "remote_pid"),
+                Rows.intOrNull(rs, "remote_pgid"),
+                rs.getString("run_dir"),
+                Rows.intOrNull(rs, "exit_code"),
+                rs.getInt("attempt"),
+                rs.getInt("max_retries"),
+                rs.getString("last_error"),
+                Rows.instant(rs, "heartbeat_at"),
+                Rows.intOrNull(rs, "gpu_mem_mb"),
+                rs.getString("result"),
+                rs.getString("notes"),
+                rs.getString("progress"),
+                Rows.instant(rs, "progress_at"),
+                rs.getString("held_reason"),
+                rs.getString("idempotency_key"));
+    }
+}

@@ -1,0 +1,80 @@
+package nvidb.core.store;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import nvidb.core.model.LaneRecord;
+
+/** The {@code lanes} table. */
+public final class LaneRepository {
+    private static final String ALL = "SELECT * FROM lanes ORDER BY node, name";
+    private static final String BY_NAME = "SELECT * FROM lanes WHERE name = ?";
+    private static final String CREATE = """
+            INSERT INTO lanes (name, node, gpu_ids, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT(name) DO NOTHING
+            """;
+    private static final String MAX_SEQ = "SELECT MAX(lane_seq) FROM jobs WHERE lane = ?";
+
+    private final Database db;
+
+    public LaneRepository(Database db) {
+        this.db = db;
+    }
+
+    public List<LaneRecord> all() {
+        return Rows.sql(() -> {
+            return query(ALL);
+        });
+    }
+
+    public Optional<LaneRecord> find(String name) {
+        return Rows.sql(() -> {
+            List<LaneRecord> found = query(BY_NAME, name);
+            return found.isEmpty() ? Optional.empty() : Optional.of(found.getFirst());
+        });
+    }
+
+    public void create(String name, String node, List<Integer> gpuIds, Instant now) {
+        Rows.sql(() -> {
+            try (PreparedStatement ps = db.connection().prepareStatement(CREATE)) {
+                Rows.bind(ps, name, node, Json.write(gpuIds), now, now);
+                ps.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    /** The sequence number after the lane's last job: new jobs join the tail, 1000 apart. */
+    public long nextSeq(String lane) {
+        return Rows.sql(() -> {
+            try (PreparedStatement ps = db.connection().prepareStatement(MAX_SEQ)) {
+                ps.setString(1, lane);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    long max = rs.getLong(1);
+                    return rs.wasNull() ? 1000 : max + 1000;
+                }
+            }
+        });
+    }
+
+    private List<LaneRecord> query(String sql, Object... args) throws SQLException {
+        try (PreparedStatement ps = db.connection().prepareStatement(sql)) {
+            Rows.bind(ps, args);
+            try (ResultSet rs = ps.executeQuery()) {
+                List<LaneRecord> out = new ArrayList<>();
+                while (rs.next()) {
+                    out.add(new LaneRecord(rs.getString("name"), rs.getString("node"), Json.ints(rs.getString("gpu_ids")),
+                            rs.getInt("paused") != 0, Math.max(1, rs.getInt("concurrency")), rs.getInt("runner") != 0,
+                            rs.getString("runner_state"), Rows.instant(rs, "runner_seen_at"),
+                            Rows.instant(rs, "created_at"), Rows.instant(rs, "updated_at")));
+                }
+                return out;
+            }
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package nvidb.core.store;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import nvidb.core.model.Lease;
+
+/**
+ * Named leases in the {@code locks} table. A lease held by another owner and not yet expired is
+ * refused; the same owner renews; a crashed holder blocks others at most until its expiry.
+ */
+public final class LeaseRepository {
+    private static final String GET = "SELECT * FROM locks WHERE name = ?";
+    private static final String UPSERT = """
+            INSERT INTO locks (name, owner, acquired_at, expires_at) VALUES (?, ?, ?, ?)
+            ON CONFLICT(name) DO UPDATE SET owner = excluded.owner, acquired_at = excluded.acquired_at,
+                                            expires_at = excluded.expires_at
+            """;
+    private static final String RELEASE =
+            "UPDATE locks SET owner = NULL, expires_at = NULL WHERE name = ? AND owner = ?";
+
+    private final Database db;
+
+    public LeaseRepository(Database db) {
+        this.db = db;
+    }
+
+    public Optional<Lease> get(String name) {
+        return Rows.sql(() -> {
+            try (PreparedStatement ps = db.connection().prepareStatement(GET)) {
+                ps.setString(1, name);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        return Optional.empty();
+                    }
+                    return Optional.of(new Lease(rs.getString("name"), rs.getString("owner"),
+                            Rows.instant(rs, "acquired_at"), Rows.instant(rs, "expires_at")));
+                }
+            }
+        });
+    }
+
+    /**
+     * Takes or renews the lease in one immediate transaction.
+     *
+     * @return empty when acquired, else the lease that stands in the way
+     */
+    public Optional<Lease> acquire(String name, String owner, Duration ttl, Instant now) {
+        return db.write(() -> Rows.sql(() -> {
+            Optional<Lease> current = get(name);
+            if (current.isPresent()) {
+                Lease l = current.get();
+                boolean heldByOther = l.owner() != null && !l.owner().equals(owner)
+                        && l.expiresAt() != null && l.expiresAt().isAfter(now);
+                if (heldByOther) {
+                    return current;
+                }
+            }
+            try (PreparedStatement ps = db.connection().prepareStatement(UPSERT)) {
+                Rows.bind(ps, name, owner, now, now.plus(ttl));
+                ps.executeUpdate();
+            }
+            return Optional.<Lease>empty();
+        }));
+    }
+
+    public void release(String name, String owner) {
+        db.write(() -> Rows.sql(() -> {
+            try (PreparedStatement ps = db.connection().prepareStatement(RELEASE)) {
+                Rows.bind(ps, name, owner);
+                return ps.executeUpdate();
+            }
+        }));
+    }
+}

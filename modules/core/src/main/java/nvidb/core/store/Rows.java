@@ -1,0 +1,60 @@
+package nvidb.core.store;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import nvidb.core.util.Times;
+
+/** Null-aware column access shared by the repositories. */
+final class Rows {
+    private Rows() {
+    }
+
+    /** JDBC work inside the store; its SQLException never leaves this package. */
+    @FunctionalInterface
+    interface SqlWork<T> {
+        T run() throws SQLException;
+    }
+
+    /** Runs JDBC work, turning a driver failure into the one exception users see. */
+    static <T> T sql(SqlWork<T> work) {
+        try {
+            return work.run();
+        } catch (SQLException e) {
+            throw nvidb.core.error.NvidbException.failed("queue database: " + e.getMessage());
+        }
+    }
+
+    static Integer intOrNull(ResultSet rs, String column) throws SQLException {
+        int v = rs.getInt(column);
+        return rs.wasNull() ? null : v;
+    }
+
+    static Long longOrNull(ResultSet rs, String column) throws SQLException {
+        long v = rs.getLong(column);
+        return rs.wasNull() ? null : v;
+    }
+
+    static Instant instant(ResultSet rs, String column) throws SQLException {
+        return Times.parse(rs.getString(column));
+    }
+
+    /** Binds parameters in order, mapping Instant to ISO text and null to SQL NULL. */
+    static void bind(PreparedStatement ps, Object... values) throws SQLException {
+        for (int i = 0; i < values.length; i++) {
+            Object v = values[i];
+            int p = i + 1;
+            switch (v) {
+                case null -> ps.setNull(p, Types.NULL);
+                case Instant t -> ps.setString(p, Times.iso(t));
+                case Boolean b -> ps.setInt(p, b ? 1 : 0);
+                case Integer n -> ps.setInt(p, n);
+                case Long n -> ps.setLong(p, n);
+                case String s -> ps.setString(p, s);
+                default -> throw new IllegalArgumentException("cannot bind " + v.getClass().getName());
+            }
+        }
+    }
+}

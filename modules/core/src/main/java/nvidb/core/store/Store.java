@@ -1,0 +1,39 @@
+package nvidb.core.store;
+
+/** The database and its repositories, opened together. */
+public final class Store implements AutoCloseable {
+    public final Database db;
+    public final JobRepository jobs;
+    public final EventLog events;
+    public final AlertRepository alerts;
+    public final NodeRepository nodes;
+    public final LaneRepository lanes;
+    public final LeaseRepository leases;
+    public final MetaRepository meta;
+    private final OrphanRepository orphans;
+
+    private Store(Database db) {
+        this.db = db;
+        this.jobs = new JobRepository(db);
+        this.events = new EventLog(db);
+        this.alerts = new AlertRepository(db);
+        this.nodes = new NodeRepository(db);
+        this.lanes = new LaneRepository(db);
+        this.leases = new LeaseRepository(db);
+        this.meta = new MetaRepository(db);
+        this.orphans = new OrphanRepository(db);
+    }
+
+    public static Store open(java.nio.file.Path path) {
+        return new Store(Database.open(path));
+    }
+
+    public OrphanRepository orphans() {
+        return orphans;
+    }
+
+    @Override
+    public void close() {
+        db.close();
+    }
+}

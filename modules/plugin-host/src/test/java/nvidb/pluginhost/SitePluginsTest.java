@@ -1,0 +1,311 @@
+package nvidb.pluginhost;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import nvidb.core.error.ErrorCode;
+import nvidb.core.error.NvidbException;
+import nvidb.core.plugins.PluginRegistry;
+import nvidb.spi.PluginFactory;
+import nvidb.spi.PluginKind;
+import nvidb.spi.placement.GpuBudget;
+import nvidb.spi.placement.Placement;
+import nvidb.spi.placement.PlacementPolicy;
+import nvidb.spi.placement.PlacementPolicyFactory;
+import nvidb.spi.placement.PlacementRequest;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.api.io.TempDir;
+
+class SitePluginsTest {
+
+    private static final List<GpuBudget> TWO_NODES = List.of(
+            new GpuBudget("node-a", 0, 40_000, 80_000, 0),
+            new GpuBudget("node-a", 1, 40_000, 80_000, 0),
+            new GpuBudget("node-b", 2, 40_000, 80_000, 0),
+            new GpuBudget("node-b", 3, 40_000, 80_000, 0));
+
+    @TempDir
+    Path home;
+
+    private Path plugins;
+
+    @BeforeEach
+    void createPluginFolder() throws IOException {
+        plugins = Files.createDirectories(home.resolve("plugins"));
+    }
+
+    @Test
+    void loadsAPlacementFactoryFromAJarBuiltAtTestTime() throws IOException {
+        Path jar = SitePluginJarBuilder.plugin("roundrobin", "1.4.2")
+                .roundRobinPlacement("site.rr.RoundRobinFactory", "roundrobin-test")
+                .writeTo(plugins.resolve("roundrobin.jar"));
+
+        List<PluginRegistry.Entry> entries = SitePlugins.load(List.of(home.resolve("no-such-folder"), plugins));
+
+        assertEquals(1, entries.size());
+        PluginRegistry.Entry entry = entries.getFirst();
+        assertEquals("roundrobin-test", entry.name());
+        assertEquals(PluginKind.PLACEMENT, entry.kind());
+        assertEquals(jar.toString(), entry.origin());
+        assertEquals("1.4.2", entry.factory().version());
+        PlacementPolicy policy = assertInstanceOf(PlacementPolicyFactory.class, entry.factory()).create();
+        PlacementRequest twoGpus = new PlacementRequest(7, 2, 10_000);
+        assertEquals(Optional.of(new Placement("node-a", List.of(0, 1))), policy.place(twoGpus, TWO_NODES));
+        assertEquals(Optional.of(new Placement("node-b", List.of(2, 3))), policy.place(twoGpus, TWO_NODES));
+        assertEquals(Optional.of(new Placement("node-a", List.of(0, 1))), policy.place(twoGpus, TWO_NODES));
+        assertEquals(Optional.empty(), policy.place(new PlacementRequest(8, 3, 10_000), TWO_NODES));
+    }
+
+    @Test
+    void aPluginSeesTheSpiOfTheApplicationAndNothingElseOfIt() throws Exception {
+        SitePluginJarBuilder.plugin("roundrobin", "1.0.0")
+                .roundRobinPlacement("site.rr.RoundRobinFactory", "roundrobin-test")
+                .writeTo(plugins.resolve("roundrobin.jar"));
+
+        ClassLoader loader = SitePlugins.load(List.of(plugins)).getFirst().factory().getClass().getClassLoader();
+
+        assertNotSame(getClass().getClassLoader(), loader);
+        assertSame(PlacementPolicyFactory.class, loader.loadClass(PlacementPolicyFactory.class.getName()));
+        assertSame(Placement.class, loader.loadClass(Placement.class.getName()));
+        assertThrows(ClassNotFoundException.class, () -> loader.loadClass(PluginRegistry.class.getName()));
+        assertThrows(ClassNotFoundException.class, () -> loader.loadClass(SitePlugins.class.getName()));
+    }
+
+    @Test
+    void aCopyOfTheSpiBundledInThePluginIsNotUsed() throws IOException {
+        SitePluginJarBuilder jar = SitePluginJarBuilder.plugin("bundles-spi", "2.0.0")
+                .roundRobinPlacement("site.rr.RoundRobinFactory", "roundrobin-test");
+        for (Class<?> spiType : List.of(PluginFactory.class, PluginKind.class, PlacementPolicyFactory.class,
+                PlacementPolicy.class, Placement.class, PlacementRequest.class, GpuBudget.class)) {
+            jar.entry(spiType.getName().replace('.', '/') + ".class", classFile(spiType));
+        }
+        jar.writeTo(plugins.resolve("bundles-spi.jar"));
+
+        PluginFactory factory = SitePlugins.load(List.of(plugins)).getFirst().factory();
+
+        PlacementPolicy policy = assertInstanceOf(PlacementPolicyFactory.class, factory).create();
+        assertEquals(Optional.of(new Placement("node-a", List.of(0))),
+                policy.place(new PlacementRequest(1, 1, 1_000), TWO_NODES));
+    }
+
+    @Test
+    void twoJarsWithOnePluginNameMakeTheRegistryFailNamingBoth() throws IOException {
+        Path first = SitePluginJarBuilder.plugin("rr-one", "1.0.0")
+                .roundRobinPlacement("site.one.RoundRobinFactory", "roundrobin-test")
+                .writeTo(plugins.resolve("one.jar"));
+        Path second = SitePluginJarBuilder.plugin("rr-two", "1.0.0")
+                .roundRobinPlacement("site.two.RoundRobinFactory", "roundrobin-test")
+                .writeTo(plugins.resolve("two.jar"));
+
+        List<PluginRegistry.Entry> entries = SitePlugins.load(List.of(plugins));
+        assertEquals(2, entries.size());
+        NvidbException e = assertThrows(NvidbException.class, () -> PluginRegistry.of(entries));
+
+        assertEquals(ErrorCode.FAILED, e.code());
+        assertContains(e.getMessage(), "'roundrobin-test'", "site.one.RoundRobinFactory (" + first + ")",
+                "site.two.RoundRobinFactory (" + second + ")");
+    }
+
+    @Test
+    void aCorruptJarFailsNamingTheFile() throws IOException {
+        byte[] noise = new byte[4096];
+        new Random(42).nextBytes(noise);
+        Path jar = Files.write(plugins.resolve("corrupt.jar"), noise);
+
+        assertFailure(() -> SitePlugins.load(List.of(plugins)), "cannot load site plugin " + jar + ": ");
+    }
+
+    @Test
+    void aManifestWithoutPluginVersionFailsNamingTheAttribute() throws IOException {
+        Path jar = SitePluginJarBuilder.plugin("unversioned", "1.0.0")
+                .attribute("Plugin-Version", null)
+                .roundRobinPlacement("site.rr.RoundRobinFactory", "roundrobin-test")
+                .writeTo(plugins.resolve("unversioned.jar"));
+
+        assertFailure(() -> SitePlugins.load(List.of(plugins)), jar.toString(), "Plugin-Version");
+    }
+
+    @Test
+    void aJarThatListsNoFactoryFailsSayingWhereToListThem() throws IOException {
+        Path jar = SitePluginJarBuilder.plugin("empty", "1.0.0")
+                .source("site.Nothing", "package site; public final class Nothing {}")
+                .writeTo(plugins.resolve("empty.jar"));
+
+        assertFailure(() -> SitePlugins.load(List.of(plugins)), jar.toString(),
+                "META-INF/services/nvidb.spi.placement.PlacementPolicyFactory");
+    }
+
+    @Test
+    void aServiceFileNamingAMissingClassFailsNamingTheClass() throws IOException {
+        Path jar = SitePluginJarBuilder.plugin("typo", "1.0.0")
+                .service(PlacementPolicyFactory.class, "site.rr.RoundRobinFactroy")
+                .writeTo(plugins.resolve("typo.jar"));
+
+        assertFailure(() -> SitePlugins.load(List.of(plugins)), jar.toString(), "site.rr.RoundRobinFactroy");
+    }
+
+    @Test
+    void aNameConfigurationCannotSpellFails() throws IOException {
+        Path jar = SitePluginJarBuilder.plugin("shouting", "1.0.0")
+                .source("site.Shouting", placementFactory("Shouting", "return \"Round Robin\";", ""))
+                .service(PlacementPolicyFactory.class, "site.Shouting")
+                .writeTo(plugins.resolve("shouting.jar"));
+
+        assertFailure(() -> SitePlugins.load(List.of(plugins)), jar.toString(), "site.Shouting", "'Round Robin'");
+    }
+
+    @Test
+    void aFactoryListedUnderAnotherKindThanItsOwnFails() throws IOException {
+        Path jar = SitePluginJarBuilder.plugin("confused", "1.0.0")
+                .source("site.Confused", placementFactory("Confused", "return \"confused\";",
+                        "@Override public nvidb.spi.PluginKind kind() { return nvidb.spi.PluginKind.PROBE; }"))
+                .service(PlacementPolicyFactory.class, "site.Confused")
+                .writeTo(plugins.resolve("confused.jar"));
+
+        assertFailure(() -> SitePlugins.load(List.of(plugins)), jar.toString(), "site.Confused", "PROBE");
+    }
+
+    @Test
+    void disabledTxtInTheFirstFolderSwitchesOffAPluginOfALaterFolder() throws IOException {
+        Path distribution = Files.createDirectories(home.resolve("dist-plugins"));
+        SitePluginJarBuilder.plugin("rr-shipped", "1.0.0")
+                .roundRobinPlacement("site.shipped.RoundRobinFactory", "roundrobin-shipped")
+                .writeTo(distribution.resolve("shipped.jar"));
+        Path kept = SitePluginJarBuilder.plugin("rr-kept", "1.0.0")
+                .roundRobinPlacement("site.kept.RoundRobinFactory", "roundrobin-kept")
+                .writeTo(distribution.resolve("kept.jar"));
+        Files.writeString(plugins.resolve("disabled.txt"), "rr-shipped\n");
+
+        List<PluginRegistry.Entry> entries = SitePlugins.load(List.of(plugins, distribution));
+
+        assertEquals(List.of("roundrobin-kept"), entries.stream().map(PluginRegistry.Entry::name).toList());
+        assertEquals(kept.toString(), entries.getFirst().origin());
+    }
+
+    @Test
+    void aMissingDependencyFailsNamingTheJarThatNeedsIt() throws IOException {
+        Path jar = SitePluginJarBuilder.plugin("needy", "1.0.0")
+                .attribute("Plugin-Dependencies", "base-plugin")
+                .roundRobinPlacement("site.rr.RoundRobinFactory", "roundrobin-test")
+                .writeTo(plugins.resolve("needy.jar"));
+
+        assertFailure(() -> SitePlugins.load(List.of(plugins)), "site plugin " + jar, "'base-plugin'");
+    }
+
+    @Test
+    void aDependencyCycleFailsNamingTheJars() throws IOException {
+        Path a = SitePluginJarBuilder.plugin("cycle-a", "1.0.0").attribute("Plugin-Dependencies", "cycle-b")
+                .roundRobinPlacement("site.a.RoundRobinFactory", "roundrobin-a")
+                .writeTo(plugins.resolve("a.jar"));
+        Path b = SitePluginJarBuilder.plugin("cycle-b", "1.0.0").attribute("Plugin-Dependencies", "cycle-a")
+                .roundRobinPlacement("site.b.RoundRobinFactory", "roundrobin-b")
+                .writeTo(plugins.resolve("b.jar"));
+
+        assertFailure(() -> SitePlugins.load(List.of(plugins)), a.toString(), b.toString(), "Plugin-Dependencies");
+    }
+
+    @Test
+    void aDependencyInAnotherFolderIsFoundAndItsClassesShared() throws IOException {
+        Path distribution = Files.createDirectories(home.resolve("dist-plugins"));
+        SitePluginJarBuilder.plugin("base", "1.0.0")
+                .source("site.base.Picker", """
+                        package site.base;
+                        public final class Picker {
+                            public static String name() { return "from-base"; }
+                        }
+                        """)
+                .roundRobinPlacement("site.base.RoundRobinFactory", "roundrobin-base")
+                .writeTo(distribution.resolve("base.jar"));
+        // Compiled against the SPI only, so the dependent reaches Picker by name at run time.
+        SitePluginJarBuilder.plugin("dependent", "1.0.0").attribute("Plugin-Dependencies", "base")
+                .source("site.dep.Dependent", placementFactory("Dependent", """
+                        try {
+                            return (String) Class.forName("site.base.Picker").getMethod("name").invoke(null);
+                        } catch (ReflectiveOperationException e) {
+                            throw new IllegalStateException(e);
+                        }
+                        """, "").replace("package site;", "package site.dep;"))
+                .service(PlacementPolicyFactory.class, "site.dep.Dependent")
+                .writeTo(plugins.resolve("dependent.jar"));
+
+        List<PluginRegistry.Entry> entries = SitePlugins.load(List.of(plugins, distribution));
+
+        assertEquals(List.of("from-base", "roundrobin-base"),
+                entries.stream().map(PluginRegistry.Entry::name).toList());
+    }
+
+    @Test
+    void missingFoldersNonJarFilesAndAFolderReachedTwiceAddNothing() throws IOException {
+        Files.writeString(plugins.resolve("README.md"), "drop plugin jars here\n");
+        Files.createDirectories(plugins.resolve("not-a-plugin.jar"));
+
+        assertEquals(List.of(), SitePlugins.load(List.of(home.resolve("missing"))));
+        assertEquals(List.of(), SitePlugins.load(List.of(plugins)));
+
+        SitePluginJarBuilder.plugin("roundrobin", "1.0.0")
+                .roundRobinPlacement("site.rr.RoundRobinFactory", "roundrobin-test")
+                .writeTo(plugins.resolve("roundrobin.jar"));
+        Path sameFolder = Files.createSymbolicLink(home.resolve("plugins-link"), plugins);
+        assertEquals(1, SitePlugins.load(List.of(plugins, sameFolder)).size());
+    }
+
+    @Test
+    void onePluginIdInTwoFoldersFailsNamingBothJars() throws IOException {
+        Path distribution = Files.createDirectories(home.resolve("dist-plugins"));
+        Path user = SitePluginJarBuilder.plugin("roundrobin", "1.1.0")
+                .roundRobinPlacement("site.rr.RoundRobinFactory", "roundrobin-test")
+                .writeTo(plugins.resolve("roundrobin.jar"));
+        Path shipped = SitePluginJarBuilder.plugin("roundrobin", "1.0.0")
+                .roundRobinPlacement("site.rr.RoundRobinFactory", "roundrobin-test")
+                .writeTo(distribution.resolve("roundrobin.jar"));
+
+        assertFailure(() -> SitePlugins.load(List.of(plugins, distribution)), "cannot load site plugin " + shipped,
+                "'roundrobin' is also that of " + user);
+    }
+
+    /** A placement factory in package {@code site} whose {@code name()} body is given. */
+    private static String placementFactory(String simpleName, String nameBody, String extraMembers) {
+        return """
+                package site;
+                public final class %s implements nvidb.spi.placement.PlacementPolicyFactory {
+                    @Override public String name() { %s }
+                    @Override public nvidb.spi.placement.PlacementPolicy create() {
+                        return (request, candidates) -> java.util.Optional.empty();
+                    }
+                    %s
+                }
+                """.formatted(simpleName, nameBody, extraMembers);
+    }
+
+    private static byte[] classFile(Class<?> type) throws IOException {
+        try (InputStream in = type.getResourceAsStream(type.getSimpleName() + ".class")) {
+            return in.readAllBytes();
+        }
+    }
+
+    private static void assertFailure(Executable load, String... expectedParts) {
+        NvidbException e = assertThrows(NvidbException.class, load);
+        assertEquals(ErrorCode.FAILED, e.code());
+        assertContains(e.getMessage(), expectedParts);
+        assertTrue(!e.getMessage().contains("\tat "), "a sentence, not a stack trace: " + e.getMessage());
+    }
+
+    private static void assertContains(String message, String... parts) {
+        for (String part : parts) {
+            assertTrue(message.contains(part), () -> "expected '" + part + "' in: " + message);
+        }
+    }
+}

@@ -1,0 +1,19 @@
+package nvidb.spi;
+
+/** The four kinds of plugin, with the names {@code nvidb plugins} prints. */
+public enum PluginKind {
+    PROBE("probe"),
+    TRANSPORT("transport"),
+    PLACEMENT("placement"),
+    ALERT_SINK("alert_sink");
+
+    private final String label;
+
+    PluginKind(String label) {
+        this.label = label;
+    }
+
+    public String label() {
+        return label;
+    }
+}

@@ -1,0 +1,90 @@
+package nvidb.plugins.placement;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import nvidb.spi.placement.GpuBudget;
+import nvidb.spi.placement.Placement;
+import nvidb.spi.placement.PlacementPolicy;
+import nvidb.spi.placement.PlacementRequest;
+
+/**
+ * Spread and pack differ only in which way free memory is ranked, so both are this one policy.
+ *
+ * <p>A job's GPUs must share one node (its processes talk over the node's own interconnect). Each
+ * node therefore offers its best {@code request.gpus()} candidates, ranked by free memory, then by
+ * fewer queue jobs, then by lower index; the nodes then compete on the total free memory of what
+ * they offer, then on fewer queue jobs, then on configuration order. For a one-GPU job this is
+ * simply "the best single GPU anywhere", with earlier nodes winning ties.
+ */
+final class RankedPolicy implements PlacementPolicy {
+
+    /** Which way free memory is ranked. */
+    enum Prefer {
+        /** spread: most free memory first. */
+        MOST_ROOM,
+        /** pack: least free memory first (every candidate already fits). */
+        LEAST_ROOM
+    }
+
+    /** What one node offers: its best GPUs for this request, in configuration order of nodes. */
+    private record Offer(String node, int nodeOrder, List<GpuBudget> gpus, long freeMb, long queueJobs) {
+    }
+
+    private final Comparator<GpuBudget> gpuRank;
+    private final Comparator<Offer> offerRank;
+
+    RankedPolicy(Prefer prefer) {
+        Objects.requireNonNull(prefer, "prefer");
+        Comparator<GpuBudget> byRoom = Comparator.comparingLong(GpuBudget::freeMb);
+        Comparator<Offer> offerByRoom = Comparator.comparingLong(Offer::freeMb);
+        if (prefer == Prefer.MOST_ROOM) {
+            byRoom = byRoom.reversed();
+            offerByRoom = offerByRoom.reversed();
+        }
+        // Fewer queue jobs breaks ties in both policies: between two equally full cards, the one
+        // with fewer jobs is less likely to see a neighbour's memory grow under it.
+        gpuRank = byRoom.thenComparingInt(GpuBudget::queueJobs).thenComparingInt(GpuBudget::index);
+        offerRank = offerByRoom.thenComparingLong(Offer::queueJobs).thenComparingInt(Offer::nodeOrder);
+    }
+
+    @Override
+    public Optional<Placement> place(PlacementRequest request, List<GpuBudget> candidates) {
+        Objects.requireNonNull(request, "request");
+        Objects.requireNonNull(candidates, "candidates");
+        int wanted = request.gpus();
+
+        // LinkedHashMap keeps the nodes in the order core listed them, which is configuration order.
+        Map<String, List<GpuBudget>> byNode = new LinkedHashMap<>();
+        for (GpuBudget gpu : candidates) {
+            byNode.computeIfAbsent(gpu.node(), n -> new ArrayList<>()).add(gpu);
+        }
+
+        Offer best = null;
+        int nodeOrder = 0;
+        for (Map.Entry<String, List<GpuBudget>> node : byNode.entrySet()) {
+            int order = nodeOrder++;
+            List<GpuBudget> gpus = node.getValue();
+            if (gpus.size() < wanted) {
+                continue;
+            }
+            List<GpuBudget> chosen = gpus.stream().sorted(gpuRank).limit(wanted).toList();
+            long free = chosen.stream().mapToLong(GpuBudget::freeMb).sum();
+            long jobs = chosen.stream().mapToLong(GpuBudget::queueJobs).sum();
+            Offer offer = new Offer(node.getKey(), order, chosen, free, jobs);
+            if (best == null || offerRank.compare(offer, best) < 0) {
+                best = offer;
+            }
+        }
+        if (best == null) {
+            return Optional.empty();
+        }
+        // Ascending indices: the order CUDA_VISIBLE_DEVICES is written in, whatever ranked them.
+        List<Integer> ids = best.gpus().stream().map(GpuBudget::index).sorted().toList();
+        return Optional.of(new Placement(best.node(), ids));
+    }
+}
