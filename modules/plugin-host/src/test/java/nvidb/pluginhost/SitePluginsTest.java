@@ -1,5 +1,7 @@
 package nvidb.pluginhost;
 
+import nvidb.testkit.SitePluginJarBuilder;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotSame;

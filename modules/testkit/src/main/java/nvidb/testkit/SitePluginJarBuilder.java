@@ -1,4 +1,4 @@
-package nvidb.pluginhost;
+package nvidb.testkit;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -142,6 +142,7 @@ public final class SitePluginJarBuilder {
 
     /** Compiles the sources and writes the jar, replacing any file there. */
     public Path writeTo(Path jar) throws IOException {
+        Files.createDirectories(jar.toAbsolutePath().getParent());
         Map<String, byte[]> classes = compile();
         Manifest manifest = new Manifest();
         manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
