@@ -22,8 +22,10 @@ class JobRecordCommandsTest {
     Cli cli;
 
     @BeforeEach
-    void setUp() {
+    void setUp() throws Exception {
         cli = new Cli(tmp).env("NVIDB_SUBMITTER", "test:records");
+        // No node at all: jobs stay records, which is what these commands are about.
+        cli.write(".nvidb/queue.yml", "queue:\n  include_local: false\n");
     }
 
     private long submit(String... args) {
@@ -303,7 +305,8 @@ class JobRecordCommandsTest {
 
     @Test
     void filesAreOwnerOnly() throws Exception {
-        submit();
+        cli = new Cli(tmp.resolve("fresh")); // a home nvidb creates itself, not the test
+        cli.json("job", "submit", "--gpus", "0", "--no-tick", "--", "true");
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(cli.nvidbHome())));
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(cli.database())));
         Path wal = cli.database().resolveSibling("queue.db-wal");

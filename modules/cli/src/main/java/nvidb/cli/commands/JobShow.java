@@ -14,6 +14,10 @@ public final class JobShow extends BaseCommand {
     @Mixin
     JobIdArgument id;
 
+    @picocli.CommandLine.Option(names = "--logs", arity = "0..1", fallbackValue = "40", paramLabel = "LINES",
+            description = "Include the last LINES of stdout (default 40).")
+    Integer logs;
+
     @Mixin
     TickOptions tick;
 
@@ -29,10 +33,29 @@ public final class JobShow extends BaseCommand {
             for (Event e : detail.events()) {
                 events.add(Views.event(e));
             }
+            if (logs != null) {
+                o.put("log_tail", logTail(service, jobId));
+            }
             out().document(o);
         } else {
             out().line(HumanViews.jobDetail(detail.job(), detail.events(), now()));
+            if (logs != null) {
+                String tail = logTail(service, jobId);
+                if (!tail.isEmpty()) {
+                    out().line("");
+                    out().line("LOG (stdout tail)");
+                    tail.lines().forEach(l -> out().line("  " + l));
+                }
+            }
         }
         return 0;
+    }
+
+    private String logTail(QueueService service, long jobId) {
+        try {
+            return service.logs(jobId, false, logs);
+        } catch (nvidb.core.error.NvidbException e) {
+            return "(log unavailable: " + e.getMessage() + ")";
+        }
     }
 }

@@ -83,6 +83,12 @@ public final class JobSubmit extends BaseCommand {
             description = "A second submit with the same key returns the first job instead of creating another.")
     String idempotencyKey;
 
+    @Option(names = "--wait", description = "Block until the job ends (exit 0 completed, 1 ended badly, 2 --wait-timeout ran out).")
+    boolean waitForIt;
+
+    @Option(names = "--wait-timeout", paramLabel = "SECONDS", description = "Stop waiting after this long (exit 2).")
+    Integer waitTimeout;
+
     @Mixin
     NoTickOption tick;
 
@@ -96,6 +102,11 @@ public final class JobSubmit extends BaseCommand {
                 idempotencyKey);
         QueueService.Submitted s = service().submit(request, tick.after());
         Job job = s.job();
+        Waiting.Outcome waited = null;
+        if (waitForIt && !job.state().terminal()) {
+            waited = Waiting.until(service(), java.util.List.of(job.id()), waitTimeout, out());
+            job = waited.jobs().getFirst();
+        }
         if (json()) {
             ObjectNode o = Output.object();
             o.put("ok", true);
@@ -107,6 +118,9 @@ public final class JobSubmit extends BaseCommand {
             out().line((s.duplicate() ? "already submitted as job " : "submitted job ") + job.id() + " ("
                     + job.displayState() + ")");
             out().line(placementLine(job));
+        }
+        if (waitForIt) {
+            return waited != null ? waited.exitCode() : job.state() == JobState.COMPLETED ? 0 : 1;
         }
         return job.state() == JobState.FAILED ? 1 : 0;
     }

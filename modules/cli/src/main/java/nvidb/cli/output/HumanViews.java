@@ -160,6 +160,67 @@ public final class HumanViews {
         return t.render("");
     }
 
+    /** The NODES block of {@code queue nodes} and {@code queue status}. */
+    public static String nodes(List<nvidb.core.service.QueueService.NodeView> views, boolean procs, Instant now) {
+        StringBuilder sb = new StringBuilder("NODES");
+        if (views.isEmpty()) {
+            sb.append("\n  (none)");
+        }
+        for (var v : views) {
+            var n = v.node();
+            sb.append("\n  ").append(n.name()).append("  [").append(n.state()).append(n.enabled() ? "" : "/drained")
+                    .append(n.ignored() ? "/ignored" : "").append("]  ").append(n.hostname() == null ? "-" : n.hostname());
+            if (!"up".equals(n.state()) && n.lastError() != null) {
+                sb.append("  ! ").append(Table.clip(n.lastError(), 70));
+            } else if (n.lastSeen() != null) {
+                sb.append("  seen ").append(Times.age(n.lastSeen(), now));
+            }
+            if ("up".equals(n.state()) && n.lastError() != null) {
+                sb.append("\n    note: ").append(Table.clip(n.lastError(), 100));
+            }
+            if (v.gpus().isEmpty()) {
+                continue;
+            }
+            Table t = new Table("GPU", "MODEL", "UTIL", "MEM", "UNMANAGED", "QUEUE", "RESERVED", "JOBS", "FREE");
+            for (var g : v.gpus()) {
+                Integer pct = g.memUsedPercent();
+                t.row("GPU" + g.index(), Table.clip(g.name(), 26), (g.utilPercent() == null ? "-" : g.utilPercent()) + "%",
+                        Sizes.format(g.memUsedMb() == null ? null : (long) g.memUsedMb()) + "/"
+                                + Sizes.format(g.memTotalMb() == null ? null : (long) g.memTotalMb())
+                                + (pct == null ? "" : " " + pct + "%"),
+                        Sizes.format(g.externalMemMb()) + " (" + ("blind".equals(g.attribution()) ? "blind"
+                                : g.externalProcs() + "p") + ")",
+                        Sizes.format(g.queueMemMb()), Sizes.format(g.reservedMb()), g.queueJobs(), Sizes.format(g.freeMb()));
+            }
+            sb.append('\n').append(t.render("    "));
+            for (var g : v.gpus()) {
+                if (procs) {
+                    sb.append("\n      GPU").append(g.index()).append(" processes\n");
+                    Table p = new Table("PID", "USER", "MEM", "OWNER", "PROCESS");
+                    for (var x : g.processes()) {
+                        p.row(x.pid(), Table.clip(x.user() == null ? "-" : x.user(), 12),
+                                x.memMb() == null ? "-" : Sizes.format((long) x.memMb()),
+                                x.managed() ? "job " + x.jobId() + (x.jobName() == null || x.jobName().isEmpty() ? ""
+                                        : " " + x.jobName()) : "external", Table.clip(x.name(), 40));
+                    }
+                    sb.append(p.render("        "));
+                } else if ("blind".equals(g.attribution()) && g.externalMemMb() > 0) {
+                    sb.append("\n      unmanaged  ~").append(Sizes.format(g.externalMemMb())).append(" of ")
+                            .append(Sizes.format(g.memUsedMb() == null ? null : (long) g.memUsedMb()))
+                            .append(" in use; this driver reports no per-process memory");
+                } else if (g.externalProcs() > 0) {
+                    List<String> names = g.processes().stream().filter(x -> !x.managed()).limit(3)
+                            .map(x -> x.name() + " (" + (x.user() == null ? "-" : x.user()) + ", "
+                                    + (x.memMb() == null ? "-" : Sizes.format((long) x.memMb())) + ")").toList();
+                    sb.append("\n      unmanaged  ").append(Sizes.format(g.externalMemMb())).append(" in ")
+                            .append(g.externalProcs()).append(" process(es): ").append(String.join(", ", names))
+                            .append(g.externalProcs() > 3 ? ", +" + (g.externalProcs() - 3) + " more" : "");
+                }
+            }
+        }
+        return sb.toString();
+    }
+
     public static String eventTable(List<Event> events) {
         Table t = new Table("ID", "TIME", "KIND", "JOB", "NODE", "MESSAGE");
         for (Event e : events) {

@@ -105,6 +105,65 @@ public final class Views {
         return o;
     }
 
+    /** A node with its GPUs; {@code allowlistOnly} hides cards outside {@code gpus:} that carry no queue job. */
+    public static ObjectNode node(nvidb.core.service.QueueService.NodeView v, boolean allowlistOnly) {
+        var n = v.node();
+        ObjectNode o = Output.object();
+        o.put("name", n.name());
+        o.put("hostname", n.hostname());
+        o.put("port", n.port());
+        o.put("username", n.username());
+        o.put("state", n.state());
+        o.put("enabled", n.enabled());
+        o.put("ignored", n.ignored());
+        o.put("last_seen", Times.iso(n.lastSeen()));
+        o.put("last_error", n.lastError());
+        o.put("gpu_count", n.gpuCount());
+        o.put("probed_at", Times.iso(n.probedAt()));
+        ArrayNode gpus = o.putArray("gpus");
+        for (nvidb.core.model.GpuState g : v.gpus()) {
+            boolean allowed = v.allowlist() == null || v.allowlist().contains(g.index());
+            if (!allowlistOnly || allowed || g.queueJobs() > 0) {
+                gpus.add(gpu(g));
+            }
+        }
+        return o;
+    }
+
+    public static ObjectNode gpu(nvidb.core.model.GpuState g) {
+        ObjectNode o = Output.object();
+        o.put("node", g.node());
+        o.put("index", g.index());
+        o.put("name", g.name());
+        o.put("mem_total_mb", g.memTotalMb());
+        o.put("mem_used_mb", g.memUsedMb());
+        o.put("mem_used_percent", g.memUsedPercent());
+        o.put("external_mem_mb", g.externalMemMb());
+        o.put("external_procs", g.externalProcs());
+        o.put("queue_mem_mb", g.queueMemMb());
+        o.put("attribution", g.attribution());
+        o.put("reserved_mb", g.reservedMb());
+        o.put("queue_jobs", g.queueJobs());
+        o.put("free_mb", g.freeMb());
+        o.put("util_percent", g.utilPercent());
+        o.put("mem_util_percent", g.memUtilPercent());
+        o.put("temperature_c", g.temperatureC());
+        ArrayNode procs = o.putArray("processes");
+        for (var p : g.processes()) {
+            ObjectNode x = procs.addObject();
+            x.put("pid", p.pid());
+            x.put("mem_mb", p.memMb());
+            x.put("name", p.name());
+            x.put("user", p.user());
+            x.putNull("type");
+            x.put("job_id", p.jobId());
+            x.put("job_name", p.jobName());
+            x.put("managed", p.managed());
+        }
+        o.put("updated_at", Times.iso(g.updatedAt()));
+        return o;
+    }
+
     /** A pass's summary; {@code {"skipped": "disabled"}} when the command ran with {@code --no-tick}. */
     public static ObjectNode tick(TickSummary t) {
         ObjectNode o = Output.object();

@@ -78,6 +78,12 @@ public final class ConfigLoader {
             remote = config.get("remote");
         }
         QueueSettings s = settings(settings);
+        // With no servers and no word on include_local, the queue host is the node: the embedded default.
+        boolean noServers = servers == null || servers.value() == null
+                || (servers.isList() && servers.list().isEmpty());
+        if (noServers && !settings.containsKey("include_local")) {
+            s = s.withIncludeLocal(true);
+        }
         List<ServerConfig> nodes = servers(servers, s);
         return new QueueConfig(s, nodes, remote(remote));
     }
@@ -263,7 +269,9 @@ public final class ConfigLoader {
         if (auth.equals("password") && string(m.get("password"), at + ".password", null) == null) {
             throw error(m.get("auth"), at + ".auth", "is password but the entry has no password:");
         }
-        String hostKeyCheck = string(m.get("host_key_check"), at + ".host_key_check", "strict");
+        // YAML reads an unquoted `off` as the boolean false: that is the setting off.
+        String hostKeyCheck = m.get("host_key_check") != null && Boolean.FALSE.equals(m.get("host_key_check").value())
+                ? "off" : string(m.get("host_key_check"), at + ".host_key_check", "strict");
         if (!HOST_KEY_CHECK.contains(hostKeyCheck)) {
             throw error(m.get("host_key_check"), at + ".host_key_check",
                     "must be strict, accept-new or off, not '" + hostKeyCheck + "'");

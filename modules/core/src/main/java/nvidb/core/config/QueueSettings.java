@@ -28,6 +28,12 @@ public record QueueSettings(
                 ".nvidb/lanes", 1, 3, 900, new BackupSettings(false, 24, 7, null), NotifySettings.DEFAULTS);
     }
 
+    public QueueSettings withIncludeLocal(boolean value) {
+        return new QueueSettings(headroomMb, maxJobsPerGpu, maxCpuJobsPerNode, placement, defaultVramMb, tickMinInterval,
+                lockTtl, probeTimeout, launchTimeout, jobRoot, value, localNodeName, laneSpoolRoot, laneLookahead,
+                lanePollInterval, laneIdleExit, backup, notifySettings);
+    }
+
     /** The scheduler lease must outlive every single remote call of a pass, retries included. */
     public int effectiveLockTtl() {
         return Math.max(Math.max(60, lockTtl), Math.max(2 * probeTimeout + 30, 2 * launchTimeout + 60));

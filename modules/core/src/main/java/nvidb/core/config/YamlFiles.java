@@ -38,10 +38,7 @@ final class YamlFiles {
             options.setAllowDuplicateKeys(false);
             root = new Yaml(options).compose(reader);
         } catch (MarkedYAMLException e) {
-            Mark m = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
-            String line = m == null ? "" : ", line " + (m.getLine() + 1);
-            throw NvidbException.usage("configuration " + file + line + " is not valid YAML: "
-                    + e.getProblem() + (e.getContext() != null ? " (" + e.getContext() + ")" : ""));
+            throw NvidbException.usage(brokenYaml(file, e));
         } catch (YAMLException e) {
             throw NvidbException.usage("configuration " + file + " is not valid YAML: " + e.getMessage());
         } catch (IOException e) {
@@ -50,7 +47,7 @@ final class YamlFiles {
         if (root == null) {
             return new LinkedHashMap<>();
         }
-        YamlValue value = convert(root, file.toString());
+        YamlValue value = convert(root, file.toString(), "");
         if (value.value() == null) {
             return new LinkedHashMap<>();
         }
@@ -60,6 +57,41 @@ final class YamlFiles {
                     + describe(value));
         }
         return value.map();
+    }
+
+    /**
+     * Where the YAML broke, with the text of that line so the key near the mistake is named. An
+     * unclosed bracket is only noticed at the end of the file; the line that opened it is named then.
+     */
+    private static String brokenYaml(Path file, MarkedYAMLException e) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (IOException | RuntimeException unreadable) {
+            lines = List.of();
+        }
+        Mark at = e.getProblemMark();
+        if ((at == null || lineText(lines, at.getLine()).isBlank()) && e.getContextMark() != null) {
+            at = e.getContextMark();
+        }
+        StringBuilder sb = new StringBuilder("configuration ").append(file);
+        if (at != null) {
+            sb.append(", line ").append(at.getLine() + 1);
+        }
+        sb.append(" is not valid YAML");
+        String text = at == null ? "" : lineText(lines, at.getLine()).strip();
+        if (!text.isEmpty()) {
+            sb.append(" at '").append(text).append('\'');
+        }
+        sb.append(": ").append(e.getProblem());
+        if (e.getContext() != null) {
+            sb.append(" (").append(e.getContext()).append(')');
+        }
+        return sb.toString();
+    }
+
+    private static String lineText(List<String> lines, int index) {
+        return index >= 0 && index < lines.size() ? lines.get(index) : "";
     }
 
     static String describe(YamlValue v) {
@@ -72,21 +104,32 @@ final class YamlFiles {
         return v.value() == null ? "empty value" : "value '" + v.value() + "'";
     }
 
-    private static YamlValue convert(Node node, String file) {
+    /** @param path the dotted key of {@code node} ({@code queue.notify}, {@code servers[0]}), for errors */
+    private static YamlValue convert(Node node, String file, String path) {
         int line = node.getStartMark() == null ? 0 : node.getStartMark().getLine() + 1;
         return switch (node) {
             case MappingNode m -> {
                 Map<String, YamlValue> out = new LinkedHashMap<>();
+                Map<String, Integer> keyLines = new java.util.HashMap<>();
                 for (NodeTuple t : m.getValue()) {
-                    YamlValue key = convert(t.getKeyNode(), file);
-                    out.put(String.valueOf(key.value()), convert(t.getValueNode(), file));
+                    YamlValue key = convert(t.getKeyNode(), file, path);
+                    String name = String.valueOf(key.value());
+                    String keyPath = path.isEmpty() ? name : path + "." + name;
+                    Integer earlier = keyLines.putIfAbsent(name, key.line());
+                    if (earlier != null) {
+                        // compose() does not apply LoaderOptions.setAllowDuplicateKeys: check here.
+                        throw NvidbException.usage("configuration " + file + ", line " + key.line() + ": " + keyPath
+                                + " is set twice in the same block (first on line " + earlier
+                                + "); keep one");
+                    }
+                    out.put(name, convert(t.getValueNode(), file, keyPath));
                 }
                 yield new YamlValue(out, file, line);
             }
             case SequenceNode s -> {
                 List<YamlValue> out = new ArrayList<>();
                 for (Node child : s.getValue()) {
-                    out.add(convert(child, file));
+                    out.add(convert(child, file, path + "[" + out.size() + "]"));
                 }
                 yield new YamlValue(out, file, line);
             }

@@ -27,6 +27,7 @@ import nvidb.core.model.JobState;
 import nvidb.core.model.Lease;
 import nvidb.core.model.NodeRecord;
 import nvidb.core.plugins.PluginRegistry;
+import nvidb.core.node.NodeConnections;
 import nvidb.core.scheduler.Scheduler;
 import nvidb.core.store.JobRepository;
 import nvidb.core.store.JobRepository.Changes;
@@ -37,6 +38,7 @@ import nvidb.core.store.Store;
 import nvidb.core.util.Hostname;
 import nvidb.core.util.Sizes;
 import nvidb.core.util.Times;
+import nvidb.spi.transport.TransportException;
 
 /**
  * The one door from the command line into the queue. Each method is one user-visible operation:
@@ -53,6 +55,7 @@ public final class QueueService implements AutoCloseable {
     private final PluginRegistry plugins;
     private final Map<String, String> env;
     private final Store store;
+    private final NodeConnections nodes;
     private final Scheduler scheduler;
 
     private QueueService(NvidbPaths paths, QueueConfig config, PluginRegistry plugins, Map<String, String> env,
@@ -62,7 +65,8 @@ public final class QueueService implements AutoCloseable {
         this.plugins = plugins;
         this.env = env;
         this.store = store;
-        this.scheduler = new Scheduler(store, config);
+        this.nodes = new NodeConnections(config, plugins);
+        this.scheduler = new Scheduler(store, config, plugins, nodes);
     }
 
     public static QueueService open(NvidbPaths paths, QueueConfig config, PluginRegistry plugins,
@@ -363,7 +367,7 @@ public final class QueueService implements AutoCloseable {
             }
             List<Job> order = new ArrayList<>(store.jobs.inStates(List.of(JobState.PENDING)).stream()
                     .filter(j -> j.lane() == null).toList());
-            order.sort(DISPATCH_ORDER);
+            order.sort(nvidb.core.scheduler.Dispatcher.ORDER);
             int from = indexOf(order, id);
             int to = Math.max(0, Math.min(order.size() - 1, from - slots));
             if (to == from) {
@@ -394,9 +398,6 @@ public final class QueueService implements AutoCloseable {
         });
     }
 
-    /** Dispatch order: higher priority first, then earlier submission. */
-    public static final java.util.Comparator<Job> DISPATCH_ORDER =
-            java.util.Comparator.comparingInt((Job j) -> -j.priority()).thenComparingLong(Job::id);
 
     private static int indexOf(List<Job> jobs, long id) {
         for (int i = 0; i < jobs.size(); i++) {
@@ -537,14 +538,14 @@ public final class QueueService implements AutoCloseable {
         return withOperationLease("cancel", () -> {
             List<Cancelled> out = new ArrayList<>();
             for (long id : ids) {
-                out.add(store.db.write(() -> cancelOne(id)));
+                out.add(cancelOne(id));
             }
             return out;
         });
     }
 
     private Cancelled cancelOne(long id) {
-        Optional<Job> found = store.jobs.find(id);
+        Optional<Job> found = store.db.read(() -> store.jobs.find(id));
         if (found.isEmpty()) {
             return new Cancelled(id, false, null, List.of());
         }
@@ -552,15 +553,31 @@ public final class QueueService implements AutoCloseable {
         if (job.state().terminal()) {
             return new Cancelled(id, false, job.state().label(), List.of());
         }
-        List<Long> holds = store.jobs.waitingOn(id).stream().map(Job::id).toList();
-        Instant now = Times.now();
-        if (job.state() == JobState.RUNNING && job.node() != null) {
-            Orphans.record(store, job, "cancelled by user", now);
+        // The kill goes out before the transaction: a node that is slow to answer must not hold the write lock.
+        String orphanReason = null;
+        if (job.state() == JobState.RUNNING && job.node() != null && job.remotePid() != null && job.runDir() != null) {
+            try {
+                scheduler.terminate(job.node(), job.runDir(), job.remotePid(), job.remotePgid());
+            } catch (TransportException e) {
+                orphanReason = "cancelled while unreachable";
+            }
         }
-        store.jobs.update(id, new Changes().set(Column.STATE, JobState.CANCELLED).set(Column.FINISHED_AT, now)
-                .set(Column.LAST_ERROR, "cancelled by user"), now);
-        store.events.append(now, "job_cancelled", id, job.node(), "cancelled by user", null);
-        return new Cancelled(id, true, JobState.CANCELLED.label(), holds);
+        String reason = orphanReason;
+        return store.db.write(() -> {
+            Job current = store.jobs.find(id).orElse(job);
+            if (current.state().terminal()) {
+                return new Cancelled(id, false, current.state().label(), List.of());
+            }
+            List<Long> holds = store.jobs.waitingOn(id).stream().map(Job::id).toList();
+            Instant now = Times.now();
+            if (reason != null) {
+                Orphans.record(store, job, reason, now);
+            }
+            store.jobs.update(id, new Changes().set(Column.STATE, JobState.CANCELLED).set(Column.FINISHED_AT, now)
+                    .set(Column.LAST_ERROR, "cancelled by user"), now);
+            store.events.append(now, "job_cancelled", id, job.node(), "cancelled by user", null);
+            return new Cancelled(id, true, JobState.CANCELLED.label(), holds);
+        });
     }
 
     public record Requeued(long id, boolean requeued, String state) {
@@ -675,6 +692,72 @@ public final class QueueService implements AutoCloseable {
         return store.db.read(store.jobs::countsByState);
     }
 
+    // ---------------------------------------------------------------- nodes and logs
+
+    /** The last {@code lines} lines of a job's stdout or stderr, read from its node. */
+    public String logs(long id, boolean stderr, int lines) {
+        if (lines < 1) {
+            throw NvidbException.usage("-n takes a number of lines ≥ 1");
+        }
+        Job job = job(id);
+        if (job.node() == null || job.runDir() == null) {
+            return "";
+        }
+        try {
+            return nodes.run(job.node(), nvidb.core.node.NodeScripts.tail(job.runDir(), stderr ? "stderr.log" : "stdout.log",
+                    lines), java.time.Duration.ofSeconds(30), true).stdout();
+        } catch (TransportException e) {
+            throw NvidbException.failed("cannot read the log of job " + id + " on " + job.node() + ": " + e.getMessage());
+        }
+    }
+
+    /** A node and its GPUs as the last probe saw them. */
+    public record NodeView(NodeRecord node, List<nvidb.core.model.GpuState> gpus, List<Integer> allowlist) {
+    }
+
+    public List<NodeView> nodes(boolean includeIgnored) {
+        List<nvidb.core.model.GpuState> gpus = store.db.read(() -> store.gpus.all(config.settings().headroomMb()));
+        List<NodeView> out = new ArrayList<>();
+        for (NodeRecord n : store.db.read(store.nodes::all)) {
+            if (n.ignored() && !includeIgnored) {
+                continue;
+            }
+            List<Integer> allow = nodes.server(n.name()).map(ServerConfig::gpuIds).orElse(null);
+            out.add(new NodeView(n, gpus.stream().filter(g -> g.node().equals(n.name())).toList(), allow));
+        }
+        return out;
+    }
+
+    public long pendingReaps() {
+        return store.db.read(() -> store.orphans().count());
+    }
+
+    /** Drains (no new work) or resumes a node; jobs already running there are left alone. */
+    public NodeRecord setDrained(String typed, boolean drained) {
+        String name = resolveKnownNode(typed);
+        return withOperationLease(drained ? "drain" : "resume", () -> store.db.write(() -> {
+            store.nodes.setEnabled(name, !drained);
+            return store.nodes.find(name).orElseThrow();
+        }));
+    }
+
+    /** Ignores a node (no probe, no work, hidden) or brings it back; refused while it runs jobs. */
+    public NodeRecord setIgnored(String typed, boolean ignored) {
+        String name = resolveKnownNode(typed);
+        return withOperationLease(ignored ? "ignore" : "unignore", () -> store.db.write(() -> {
+            if (ignored) {
+                List<Long> running = store.jobs.inStates(List.of(JobState.RUNNING)).stream()
+                        .filter(j -> name.equals(j.node())).map(Job::id).toList();
+                if (!running.isEmpty()) {
+                    throw NvidbException.conflict("node " + name + " has running job(s) " + csv(running).replace(",", ", ")
+                            + "; drain it and wait for them to finish before ignoring it");
+                }
+            }
+            store.nodes.setIgnored(name, ignored);
+            return store.nodes.find(name).orElseThrow();
+        }));
+    }
+
     // ---------------------------------------------------------------- helpers
 
     /**
@@ -728,6 +811,7 @@ public final class QueueService implements AutoCloseable {
 
     @Override
     public void close() {
+        nodes.close();
         store.close();
     }
 }

@@ -35,20 +35,37 @@ public final class Database implements AutoCloseable {
     }
 
     public static Database open(Path path) {
+        Connection c = null;
         try {
             Path parent = path.toAbsolutePath().getParent();
             if (parent != null && !Files.isDirectory(parent)) {
                 FilePermissions.createPrivateDirectories(parent);
             }
             createPrivateFile(path);
-            Connection c = DriverManager.getConnection("jdbc:sqlite:" + path);
+            c = DriverManager.getConnection("jdbc:sqlite:" + path);
             Database db = new Database(path, c);
             db.configure();
             Migrations.apply(db);
             return db;
         } catch (SQLException | IOException e) {
+            closeQuietly(c);
             throw new NvidbException(nvidb.core.error.ErrorCode.FAILED,
                     "could not open the queue database " + path + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            // A refused (newer) database included: let go of the file before reporting.
+            closeQuietly(c);
+            throw e;
+        }
+    }
+
+    private static void closeQuietly(Connection c) {
+        if (c == null) {
+            return;
+        }
+        try {
+            c.close();
+        } catch (SQLException ignored) {
+            // already failing: the first error is the one to report
         }
     }
 
@@ -63,10 +80,13 @@ public final class Database implements AutoCloseable {
         }
     }
 
-    private void configure() throws SQLException {
+    private void configure() throws SQLException, IOException {
         try (Statement s = connection.createStatement()) {
             s.execute("PRAGMA busy_timeout=" + BUSY_TIMEOUT_MS);
         }
+        // Refuse a newer database before anything writes to it: the WAL switch below rewrites
+        // the file header of a database left in rollback-journal mode (a backup copy, say).
+        Migrations.refuseNewer(this);
         // SQLite refuses the WAL switch without consulting the busy handler, so retry by hand.
         retryBusy(() -> {
             try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("PRAGMA journal_mode=WAL")) {

@@ -58,6 +58,11 @@ final class Migrations {
         }
     }
 
+    /** Refuses, without writing anything, a database stamped by a newer nvidb. */
+    static void refuseNewer(Database db) throws SQLException, IOException {
+        refuseNewer(db, currentVersion(db), latest());
+    }
+
     private static void refuseNewer(Database db, int current, int latest) {
         if (current > latest) {
             throw NvidbException.failed("the queue database " + db.path() + " has schema version " + current

@@ -20,6 +20,12 @@ public final class NodeRepository {
     private static final String SET_ENABLED = "UPDATE nodes SET enabled = ? WHERE name = ?";
     private static final String SET_IGNORED = "UPDATE nodes SET ignored = ? WHERE name = ?";
 
+    private static final String MARK_UP = """
+            UPDATE nodes SET state = 'up', probed_at = ?, last_seen = ?, last_error = ?, gpu_count = ? WHERE name = ?
+            """;
+    private static final String MARK_DOWN =
+            "UPDATE nodes SET state = 'down', probed_at = ?, last_error = ?, gpu_count = 0 WHERE name = ?";
+
     private final Database db;
 
     public NodeRepository(Database db) {
@@ -64,6 +70,26 @@ public final class NodeRepository {
         Rows.sql(() -> {
             try (PreparedStatement ps = db.connection().prepareStatement(SET_IGNORED)) {
                 Rows.bind(ps, ignored, name);
+                ps.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    public void markUp(String name, java.time.Instant now, String lastError, int gpuCount) {
+        Rows.sql(() -> {
+            try (PreparedStatement ps = db.connection().prepareStatement(MARK_UP)) {
+                Rows.bind(ps, now, now, lastError, gpuCount, name);
+                ps.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    public void markDown(String name, java.time.Instant now, String lastError) {
+        Rows.sql(() -> {
+            try (PreparedStatement ps = db.connection().prepareStatement(MARK_DOWN)) {
+                Rows.bind(ps, now, lastError, name);
                 ps.executeUpdate();
             }
             return null;

@@ -11,6 +11,7 @@ public final class Store implements AutoCloseable {
     public final LeaseRepository leases;
     public final MetaRepository meta;
     private final OrphanRepository orphans;
+    public final GpuRepository gpus;
 
     private Store(Database db) {
         this.db = db;
@@ -22,6 +23,7 @@ public final class Store implements AutoCloseable {
         this.leases = new LeaseRepository(db);
         this.meta = new MetaRepository(db);
         this.orphans = new OrphanRepository(db);
+        this.gpus = new GpuRepository(db);
     }
 
     public static Store open(java.nio.file.Path path) {

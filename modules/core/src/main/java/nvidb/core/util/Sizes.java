@@ -30,8 +30,12 @@ public final class Sizes {
             default -> throw NvidbException.usage("unknown size unit '" + m.group(2) + "' in '" + text
                     + "' (use M, G or T, e.g. 20G)");
         };
-        return new BigDecimal(m.group(1)).multiply(BigDecimal.valueOf(factor))
-                .setScale(0, RoundingMode.HALF_EVEN).longValueExact();
+        try {
+            return new BigDecimal(m.group(1)).multiply(BigDecimal.valueOf(factor))
+                    .setScale(0, RoundingMode.HALF_EVEN).longValueExact();
+        } catch (ArithmeticException tooLarge) {
+            throw NvidbException.usage("size '" + text + "' is too large");
+        }
     }
 
     /** {@code 512M}, {@code 20.0G}, {@code 141G}; null as {@code -}. */

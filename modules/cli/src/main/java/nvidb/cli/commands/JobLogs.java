@@ -1,0 +1,86 @@
+package nvidb.cli.commands;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import nvidb.cli.context.Interrupted;
+import nvidb.cli.output.Output;
+import nvidb.core.model.Job;
+import nvidb.core.service.QueueService;
+import nvidb.core.service.QueueService.TickMode;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+@Command(name = "logs", mixinStandardHelpOptions = true, description = "A job's output, read from its node.")
+public final class JobLogs extends BaseCommand {
+    @Mixin
+    JobIdArgument id;
+
+    @Option(names = {"-n", "--number"}, paramLabel = "N", description = "The last N lines (default 200).")
+    int number = 200;
+
+    @Option(names = "--stderr", description = "Read stderr instead of stdout.")
+    boolean stderr;
+
+    @Option(names = {"-f", "--follow"}, description = "Keep printing new output until the job ends.")
+    boolean follow;
+
+    @Mixin
+    TickOptions tick;
+
+    @Override
+    protected int execute() {
+        long jobId = id.value();
+        QueueService service = service();
+        service.tick(tick.read());
+        String text = service.logs(jobId, stderr, number);
+        if (!follow) {
+            if (json()) {
+                ObjectNode o = Output.object();
+                o.put("id", jobId);
+                o.put("stream", stderr ? "stderr" : "stdout");
+                o.put("log", text);
+                out().document(o);
+            } else {
+                out().raw(text.isEmpty() || text.endsWith("\n") ? text : text + "\n");
+            }
+            return 0;
+        }
+        out().raw(text);
+        String seen = text;
+        while (true) {
+            Job job = service.job(jobId);
+            if (job.state().terminal()) {
+                String last = service.logs(jobId, stderr, Math.max(number, 10_000));
+                out().raw(suffixAfter(seen, last));
+                return 0;
+            }
+            try {
+                Thread.sleep(Waiting.POLL.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new Interrupted();
+            }
+            service.tick(TickMode.AUTO);
+            String now = service.logs(jobId, stderr, Math.max(number, 10_000));
+            out().raw(suffixAfter(seen, now));
+            seen = now;
+        }
+    }
+
+    /** What {@code now} adds after the text already printed (its end overlaps the start of {@code now}). */
+    static String suffixAfter(String seen, String now) {
+        if (seen.isEmpty()) {
+            return now;
+        }
+        if (now.startsWith(seen)) {
+            return now.substring(seen.length());
+        }
+        // The window slid: find the longest end of what we printed that starts the new text.
+        for (int k = Math.min(seen.length(), now.length()); k > 0; k--) {
+            if (now.startsWith(seen.substring(seen.length() - k))) {
+                return now.substring(k);
+            }
+        }
+        return now;
+    }
+}

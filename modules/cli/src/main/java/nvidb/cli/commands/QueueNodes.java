@@ -1,0 +1,40 @@
+package nvidb.cli.commands;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import nvidb.cli.output.HumanViews;
+import nvidb.cli.output.Output;
+import nvidb.cli.output.Views;
+import nvidb.core.service.QueueService;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+@Command(name = "nodes", mixinStandardHelpOptions = true, description = {
+        "Per-GPU memory, utilisation and every process, including work the queue did not start."})
+public final class QueueNodes extends BaseCommand {
+    @Option(names = "--procs", description = "List every GPU process with its owner.")
+    boolean procs;
+
+    @Option(names = "--include-ignored", description = "Show ignored nodes too.")
+    boolean includeIgnored;
+
+    @Mixin
+    TickOptions tick;
+
+    @Override
+    protected int execute() {
+        QueueService service = service();
+        service.tick(tick.read());
+        var views = service.nodes(includeIgnored);
+        if (json()) {
+            ObjectNode o = Output.object();
+            ArrayNode a = o.putArray("nodes");
+            views.forEach(v -> a.add(Views.node(v, false)));
+            out().document(o);
+        } else {
+            out().line(HumanViews.nodes(views, procs, now()));
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,115 @@
+package nvidb.cli.commands;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import nvidb.cli.output.HumanViews;
+import nvidb.cli.output.Output;
+import nvidb.cli.output.Views;
+import nvidb.core.model.Alert;
+import nvidb.core.model.Job;
+import nvidb.core.model.JobState;
+import nvidb.core.service.JobQuery;
+import nvidb.core.service.QueueService;
+import nvidb.core.util.Times;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+@Command(name = "status", mixinStandardHelpOptions = true, description = "Nodes, per-GPU budgets, jobs and open alerts.")
+public final class QueueStatus extends BaseCommand {
+    @Option(names = "--procs", description = "List every GPU process.")
+    boolean procs;
+
+    @Option(names = "--include-ignored", description = "Show ignored nodes too.")
+    boolean includeIgnored;
+
+    @Mixin
+    TickOptions tick;
+
+    @Override
+    protected int execute() {
+        QueueService service = service();
+        service.tick(tick.read());
+        Instant now = now();
+        List<Job> active = service.jobs(new JobQuery(EnumSet.of(JobState.PENDING, JobState.RUNNING), false, null, null, 0))
+                .jobs().reversed();
+        List<Job> recent = service.jobs(new JobQuery(EnumSet.noneOf(JobState.class), false, null, null, 20)).jobs()
+                .stream().filter(j -> j.state().terminal()).limit(10).toList();
+        List<Job> held = active.stream().filter(Job::held).toList();
+        var nodes = service.nodes(includeIgnored);
+        QueueService.AlertPage alerts = service.alerts(false, 20);
+        Map<String, Long> counts = service.countsByState();
+        if (json()) {
+            ObjectNode o = Output.object();
+            o.put("generated_at", Times.iso(now));
+            o.put("db_path", service.paths().database().toString());
+            o.put("last_tick_at", Times.iso(service.lastTickAt()));
+            var lease = service.tickLease();
+            if (lease.isPresent()) {
+                ObjectNode l = o.putObject("tick_lock");
+                l.put("name", lease.get().name());
+                l.put("owner", lease.get().owner());
+                l.put("acquired_at", Times.iso(lease.get().acquiredAt()));
+                l.put("expires_at", Times.iso(lease.get().expiresAt()));
+            } else {
+                o.putNull("tick_lock");
+            }
+            ObjectNode settings = o.putObject("settings");
+            settings.put("headroom_mb", service.config().settings().headroomMb());
+            settings.put("max_jobs_per_gpu", service.config().settings().maxJobsPerGpu());
+            settings.put("placement", service.config().settings().placement());
+            ObjectNode c = o.putObject("counts");
+            counts.forEach(c::put);
+            o.set("held", Views.jobs(held, now));
+            ArrayNode n = o.putArray("nodes");
+            nodes.forEach(v -> n.add(Views.node(v, true)));
+            o.set("jobs", Views.jobs(active, now));
+            o.set("recent", Views.jobs(recent, now));
+            ArrayNode a = o.putArray("alerts");
+            for (Alert alert : alerts.alerts()) {
+                a.add(Views.alert(alert));
+            }
+            o.put("open_alerts", alerts.open());
+            o.put("pending_reaps", service.pendingReaps());
+            out().document(o);
+            return 0;
+        }
+        out().line("QUEUE  db=" + service.paths().database() + "  last tick " + Times.age(service.lastTickAt(), now));
+        if (alerts.open() > 0) {
+            out().line("");
+            out().line("ALERTS  " + alerts.open() + " open (nvidb queue alerts)");
+            out().line(HumanViews.alertTable(alerts.alerts()));
+        }
+        out().line("");
+        out().line(HumanViews.nodes(nodes, procs, now));
+        out().line("");
+        List<String> parts = new ArrayList<>();
+        long running = counts.getOrDefault("running", 0L);
+        long pending = counts.getOrDefault("pending", 0L) - held.size();
+        addCount(parts, "running", running);
+        addCount(parts, "pending", pending);
+        addCount(parts, "held", held.size());
+        for (String s : List.of("completed", "failed", "cancelled", "timeout", "lost")) {
+            addCount(parts, s, counts.getOrDefault(s, 0L));
+        }
+        out().line("JOBS  " + (parts.isEmpty() ? "empty" : String.join(" · ", parts)));
+        out().line(HumanViews.jobTable(active, now, "  "));
+        if (!recent.isEmpty()) {
+            out().line("");
+            out().line("RECENTLY FINISHED");
+            out().line(HumanViews.jobTable(recent, now, "  "));
+        }
+        return 0;
+    }
+
+    private static void addCount(List<String> parts, String label, long n) {
+        if (n > 0) {
+            parts.add(label + " " + n);
+        }
+    }
+}

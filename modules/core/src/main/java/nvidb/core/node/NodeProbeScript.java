@@ -1,0 +1,168 @@
+package nvidb.core.node;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import nvidb.core.util.ShellQuote;
+
+/**
+ * The one round trip a pass makes to each node: its kernel and home, the process table, the
+ * probe plugin's GPU section, and the state of every job directory the pass asks about. Each
+ * section starts with a marker carrying a random nonce, so no job output can forge one.
+ */
+public final class NodeProbeScript {
+    private final String marker;
+
+    public NodeProbeScript() {
+        this("@@nvidb-" + UUID.randomUUID().toString().replace("-", "").substring(0, 16));
+    }
+
+    /** A script with a known marker, for replaying a recorded answer (tests, benchmarks). */
+    public NodeProbeScript(String marker) {
+        this.marker = marker;
+    }
+
+    /** A job directory to look at. */
+    public record JobDir(long jobId, String runDir) {
+    }
+
+    public String script(String gpuFragment, List<JobDir> jobs) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(NodeScripts.ALIVE_FUNCTION);
+        sb.append("m=").append(ShellQuote.quote(marker)).append('\n');
+        sb.append("echo \"$m node\"\n");
+        sb.append("echo \"kernel=$(uname -r 2>/dev/null)\"\n");
+        sb.append("echo \"home=$HOME\"\n");
+        sb.append("echo \"$m ps\"\n");
+        sb.append("ps -eo pid=,pgid=,user=,args= 2>/dev/null\n");
+        sb.append("echo \"$m gpu\"\n");
+        sb.append("{\n").append(gpuFragment).append("\n} < /dev/null 2>&1\n");
+        sb.append("nvidb_job() {\n");
+        sb.append("    d=$2\n");
+        sb.append("    echo \"$m job $1\"\n");
+        sb.append("    p=$(cat \"$d/pid\" 2>/dev/null)\n");
+        sb.append("    echo \"pid=$p\"\n");
+        sb.append("    echo \"pgid=$(cat \"$d/pgid\" 2>/dev/null)\"\n");
+        sb.append("    echo \"session=$(cat \"$d/session\" 2>/dev/null)\"\n");
+        sb.append("    if nvidb_alive \"$p\" \"$d\"; then echo alive=1; else echo alive=0; fi\n");
+        sb.append("    echo \"exit=$(cat \"$d/exit_code\" 2>/dev/null)\"\n");
+        sb.append("    echo \"started=$(cat \"$d/started\" 2>/dev/null)\"\n");
+        sb.append("    if [ -s \"$d/status\" ]; then echo \"$m status $1\"; tail -n 1 \"$d/status\"; echo; fi\n");
+        sb.append("    if [ -f \"$d/exit_code\" ]; then\n");
+        sb.append("        if [ -f \"$d/result.json\" ]; then echo \"$m result $1\"; head -c 65536 \"$d/result.json\"; echo; fi\n");
+        sb.append("        rc=$(cut -d' ' -f1 \"$d/exit_code\")\n");
+        sb.append("        if [ \"$rc\" != 0 ]; then\n");
+        sb.append("            echo \"$m tail $1\"\n");
+        sb.append("            if [ -s \"$d/stderr.log\" ]; then tail -n 25 \"$d/stderr.log\"; else tail -n 25 \"$d/stdout.log\" 2>/dev/null; fi\n");
+        sb.append("            echo\n");
+        sb.append("        fi\n");
+        sb.append("    fi\n");
+        sb.append("}\n");
+        for (JobDir j : jobs) {
+            sb.append("nvidb_job ").append(j.jobId()).append(' ').append(ShellQuote.quote(j.runDir())).append('\n');
+        }
+        sb.append("echo \"$m end\"\n");
+        return sb.toString();
+    }
+
+    /** Splits what the script printed into a report; the GPU section is left to the probe plugin. */
+    public NodeReport parse(String output) {
+        Map<String, StringBuilder> sections = new LinkedHashMap<>();
+        StringBuilder current = null;
+        for (String line : output.split("\n", -1)) {
+            if (line.startsWith(marker + " ")) {
+                String name = line.substring(marker.length() + 1).strip();
+                current = new StringBuilder();
+                sections.put(name, current);
+            } else if (current != null) {
+                current.append(line).append('\n');
+            }
+        }
+        if (!sections.containsKey("end")) {
+            throw new IllegalStateException("the node's answer was cut short (no end marker)");
+        }
+        Map<String, String> node = keyValues(text(sections, "node"));
+        Map<Integer, NodeReport.ProcessRow> ps = new HashMap<>();
+        for (String line : text(sections, "ps").split("\n")) {
+            String[] parts = line.strip().split("\\s+", 4);
+            if (parts.length >= 3) {
+                try {
+                    int pid = Integer.parseInt(parts[0]);
+                    ps.put(pid, new NodeReport.ProcessRow(pid, Integer.parseInt(parts[1]), parts[2],
+                            parts.length > 3 ? parts[3] : ""));
+                } catch (NumberFormatException ignored) {
+                    // a header or a garbled line: not a process
+                }
+            }
+        }
+        Map<Long, NodeReport.JobDirState> jobs = new LinkedHashMap<>();
+        for (Map.Entry<String, StringBuilder> e : sections.entrySet()) {
+            if (!e.getKey().startsWith("job ")) {
+                continue;
+            }
+            long id = Long.parseLong(e.getKey().substring(4).strip());
+            Map<String, String> kv = keyValues(e.getValue().toString());
+            String[] exit = kv.getOrDefault("exit", "").strip().split("\\s+");
+            Integer rc = exit.length >= 1 ? intOrNull(exit[0]) : null;
+            Long finished = exit.length >= 2 ? longOrNull(exit[1]) : null;
+            String status = stripOne(sections.get("status " + id));
+            jobs.put(id, new NodeReport.JobDirState(id, intOrNull(kv.get("pid")), intOrNull(kv.get("pgid")),
+                    "1".equals(kv.get("alive")), rc, finished, longOrNull(kv.get("started")),
+                    "1".equals(kv.get("session")), status == null ? null : status.strip(),
+                    stripOne(sections.get("result " + id)), stripOne(sections.get("tail " + id))));
+        }
+        return new NodeReport(node.getOrDefault("kernel", ""), node.getOrDefault("home", ""), ps,
+                text(sections, "gpu"), jobs);
+    }
+
+    private static String text(Map<String, StringBuilder> sections, String name) {
+        StringBuilder sb = sections.get(name);
+        return sb == null ? "" : sb.toString();
+    }
+
+    /** Section text without the newline the script added after content that may lack one. */
+    private static String stripOne(StringBuilder sb) {
+        if (sb == null) {
+            return null;
+        }
+        String s = sb.toString();
+        if (s.endsWith("\n")) {
+            s = s.substring(0, s.length() - 1);
+        }
+        if (s.endsWith("\n")) {
+            s = s.substring(0, s.length() - 1);
+        }
+        return s;
+    }
+
+    private static Map<String, String> keyValues(String text) {
+        Map<String, String> out = new HashMap<>();
+        for (String line : text.split("\n")) {
+            int eq = line.indexOf('=');
+            if (eq > 0) {
+                out.put(line.substring(0, eq), line.substring(eq + 1));
+            }
+        }
+        return out;
+    }
+
+    static Integer intOrNull(String s) {
+        try {
+            return s == null || s.isBlank() ? null : Integer.valueOf(s.strip());
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    static Long longOrNull(String s) {
+        try {
+            return s == null || s.isBlank() ? null : Long.valueOf(s.strip());
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+}

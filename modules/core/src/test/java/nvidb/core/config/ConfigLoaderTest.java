@@ -1,0 +1,498 @@
+package nvidb.core.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import nvidb.core.error.ErrorCode;
+import nvidb.core.error.NvidbException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** config.yml and queue.yml into one configuration: defaults, types, precedence, and every error. */
+class ConfigLoaderTest {
+    static final ConfigLoader LOADER = new ConfigLoader(Set.of("spread", "pack"), Set.of("ssh", "local"),
+            Set.of("nvidia-smi", "wsl"));
+
+    @TempDir
+    Path home;
+
+    private NvidbPaths paths() {
+        return NvidbPaths.resolve(Map.of("NVIDB_HOME", home.toString(), "HOME", home.toString()), null);
+    }
+
+    private Path write(String name, String... lines) throws IOException {
+        Path file = home.resolve(name);
+        Files.writeString(file, String.join("\n", lines) + "\n");
+        return file;
+    }
+
+    private QueueConfig load() {
+        return LOADER.load(paths());
+    }
+
+    // ---------------------------------------------------------------- defaults and types
+
+    private static List<String> names(QueueConfig c) {
+        return c.servers().stream().map(ServerConfig::name).toList();
+    }
+
+    @Test
+    void defaultsWhenNoFilesExist() {
+        QueueConfig c = load();
+        // No servers and no word on include_local: this machine is the one node.
+        assertEquals(QueueSettings.defaults().withIncludeLocal(true), c.settings());
+        assertEquals(List.of("local"), names(c));
+        assertNull(c.remote());
+        QueueSettings s = QueueSettings.defaults();
+        assertEquals(512, s.headroomMb());
+        assertEquals(4, s.maxJobsPerGpu());
+        assertEquals(4, s.maxCpuJobsPerNode());
+        assertEquals("spread", s.placement());
+        assertEquals(0, s.defaultVramMb());
+        assertEquals(3.0, s.tickMinInterval());
+        assertEquals(180, s.lockTtl());
+        assertEquals(25, s.probeTimeout());
+        assertEquals(60, s.launchTimeout());
+        assertEquals(".nvidb/jobs", s.jobRoot());
+        assertFalse(s.includeLocal());
+        assertEquals("local", s.localNodeName());
+        assertEquals(".nvidb/lanes", s.laneSpoolRoot());
+        assertEquals(1, s.laneLookahead());
+        assertEquals(3.0, s.lanePollInterval());
+        assertEquals(900, s.laneIdleExit());
+        assertEquals(new QueueSettings.BackupSettings(false, 24, 7, null), s.backup());
+        assertEquals(Map.of("enabled", true, "desktop", true, "log", true, "min_severity", "warning"), s.notifySettings());
+        assertEquals(180, s.effectiveLockTtl());
+    }
+
+    @Test
+    void emptyAndCommentOnlyFilesAreDefaults() throws IOException {
+        write("config.yml", "");
+        write("queue.yml", "# nothing here yet", "");
+        QueueConfig c = load();
+        assertEquals(QueueSettings.defaults().withIncludeLocal(true), c.settings());
+        assertEquals(List.of("local"), names(c));
+        write("config.yml", "queue:", "servers:");
+        assertEquals(QueueSettings.defaults().withIncludeLocal(true), load().settings());
+    }
+
+    @Test
+    void theLocalNodeIsOnlyImpliedWhenNothingElseIsSaid() throws IOException {
+        write("config.yml", "queue:", "  include_local: false");
+        assertEquals(List.of(), names(load()), "explicitly no local node and no servers: no nodes");
+        assertFalse(load().settings().includeLocal());
+        write("config.yml", "servers:", "  - nickname: gpu-box-1", "    hostname: gpu-box-1.lab");
+        assertEquals(List.of("gpu-box-1"), names(load()), "servers given: include_local defaults to false");
+        assertFalse(load().settings().includeLocal());
+    }
+
+    @Test
+    void everyQueueKeyIsReadWithItsType() throws IOException {
+        write("config.yml",
+                "queue:",
+                "  headroom_mb: 1G",
+                "  max_jobs_per_gpu: 2",
+                "  max_cpu_jobs_per_node: 0",
+                "  placement: pack",
+                "  default_vram: 8G",
+                "  tick_min_interval: 1.5",
+                "  lock_ttl: 300",
+                "  probe_timeout: 40",
+                "  launch_timeout: 90",
+                "  job_root: /scratch/nvidb/jobs",
+                "  include_local: true",
+                "  local_node_name: workstation",
+                "  lane_spool_root: .cache/nvidb-lanes",
+                "  lane_lookahead: 2",
+                "  lane_poll_interval: 5",
+                "  lane_idle_exit: 0",
+                "  backup:",
+                "    enabled: true",
+                "    interval_hours: 6.5",
+                "    keep: 0",
+                "    directory: snapshots",
+                "  notify:",
+                "    enabled: false",
+                "    desktop: false",
+                "    log: false",
+                "    command: \"logger -t nvidb\"",
+                "    min_severity: error",
+                "  remote:",
+                "    host: queue-host");
+        QueueConfig c = load();
+        QueueSettings s = c.settings();
+        assertEquals(1024, s.headroomMb());
+        assertEquals(2, s.maxJobsPerGpu());
+        assertEquals(0, s.maxCpuJobsPerNode());
+        assertEquals("pack", s.placement());
+        assertEquals(8192, s.defaultVramMb());
+        assertEquals(1.5, s.tickMinInterval());
+        assertEquals(300, s.lockTtl());
+        assertEquals(40, s.probeTimeout());
+        assertEquals(90, s.launchTimeout());
+        assertEquals("/scratch/nvidb/jobs", s.jobRoot());
+        assertTrue(s.includeLocal());
+        assertEquals("workstation", s.localNodeName());
+        assertEquals(".cache/nvidb-lanes", s.laneSpoolRoot());
+        assertEquals(2, s.laneLookahead());
+        assertEquals(5.0, s.lanePollInterval());
+        assertEquals(0, s.laneIdleExit());
+        assertEquals(new QueueSettings.BackupSettings(true, 6.5, 0, "snapshots"), s.backup());
+        assertEquals(false, s.notifySettings().get("enabled"));
+        assertEquals(false, s.notifySettings().get("desktop"));
+        assertEquals(false, s.notifySettings().get("log"));
+        assertEquals("logger -t nvidb", s.notifySettings().get("command"));
+        assertEquals("error", s.notifySettings().get("min_severity"));
+        assertEquals(300, s.effectiveLockTtl());
+        assertEquals("queue-host", c.remote().host(), "queue.remote is an alternative place for remote:");
+        assertEquals("workstation", c.servers().getLast().name(), "include_local adds the local node");
+    }
+
+    @Test
+    void sizesMayBePlainMibAndShorthandsAreAccepted() throws IOException {
+        write("config.yml",
+                "queue:",
+                "  headroom_mb: 2048",
+                "  default_vram: \"0\"",
+                "  backup: true",
+                "  notify: false");
+        QueueSettings s = load().settings();
+        assertEquals(2048, s.headroomMb());
+        assertEquals(0, s.defaultVramMb());
+        assertEquals(new QueueSettings.BackupSettings(true, 24, 7, null), s.backup());
+        assertEquals(false, s.notifySettings().get("enabled"));
+        assertEquals(true, s.notifySettings().get("desktop"));
+    }
+
+    @Test
+    void effectiveLockTtlOutlivesTheSlowestRemoteCall() throws IOException {
+        write("config.yml", "queue:", "  lock_ttl: 10", "  probe_timeout: 100", "  launch_timeout: 20");
+        assertEquals(230, load().settings().effectiveLockTtl());
+        write("config.yml", "queue:", "  lock_ttl: 10", "  probe_timeout: 5", "  launch_timeout: 5");
+        assertEquals(70, load().settings().effectiveLockTtl());
+    }
+
+    // ---------------------------------------------------------------- precedence
+
+    @Test
+    void queueYmlLiesOverConfigYml() throws IOException {
+        write("config.yml",
+                "servers:",
+                "  - nickname: gpu-box-1",
+                "    hostname: gpu-box-1.lab",
+                "  - nickname: gpu-box-2",
+                "    hostname: gpu-box-2.lab",
+                "queue:",
+                "  headroom_mb: 1024",
+                "  max_jobs_per_gpu: 2",
+                "  placement: pack",
+                "  notify:",
+                "    desktop: false",
+                "    command: \"logger -t nvidb\"",
+                "  backup:",
+                "    enabled: true",
+                "    keep: 3",
+                "remote:",
+                "  host: only-visible-without-queue-yml");
+        write("queue.yml",
+                "servers:",
+                "  - nickname: gpu-box-9",
+                "    hostname: gpu-box-9.lab",
+                "queue:",
+                "  max_jobs_per_gpu: 3",
+                "  notify:",
+                "    log: false",
+                "  backup:",
+                "    interval_hours: 12");
+        QueueConfig c = load();
+        assertEquals(List.of("gpu-box-9"), c.servers().stream().map(ServerConfig::name).toList(),
+                "queue.yml's servers replace config.yml's");
+        QueueSettings s = c.settings();
+        assertEquals(1024, s.headroomMb(), "kept from config.yml");
+        assertEquals("pack", s.placement(), "kept from config.yml");
+        assertEquals(3, s.maxJobsPerGpu(), "overridden by queue.yml");
+        assertEquals(false, s.notifySettings().get("desktop"), "notify is merged one level deeper");
+        assertEquals("logger -t nvidb", s.notifySettings().get("command"));
+        assertEquals(false, s.notifySettings().get("log"));
+        assertEquals(true, s.notifySettings().get("enabled"));
+        assertEquals(new QueueSettings.BackupSettings(false, 12, 7, null), s.backup(), "backup is replaced wholesale");
+        assertNull(c.remote(), "config.yml's own remote is not visible once queue.yml has content");
+    }
+
+    @Test
+    void configYmlServersStandWhenQueueYmlHasNone() throws IOException {
+        write("config.yml", "servers:", "  - nickname: gpu-box-1", "    hostname: gpu-box-1.lab");
+        write("queue.yml", "queue:", "  headroom_mb: 0");
+        QueueConfig c = load();
+        assertEquals(List.of("gpu-box-1"), c.servers().stream().map(ServerConfig::name).toList());
+        assertEquals(0, c.settings().headroomMb());
+    }
+
+    @Test
+    void nodesIsASynonymOfServersInQueueYml() throws IOException {
+        write("config.yml", "servers:", "  - nickname: gpu-box-1", "    hostname: gpu-box-1.lab");
+        write("queue.yml", "nodes:", "  - nickname: gpu-box-2", "    hostname: gpu-box-2.lab");
+        assertEquals(List.of("gpu-box-2"), load().servers().stream().map(ServerConfig::name).toList());
+    }
+
+    @Test
+    void anEmptyServersListInQueueYmlStillReplaces() throws IOException {
+        write("config.yml", "servers:", "  - nickname: gpu-box-1", "    hostname: gpu-box-1.lab");
+        write("queue.yml", "servers: []", "queue:", "  include_local: false");
+        assertEquals(List.of(), load().servers());
+        write("queue.yml", "servers: []");
+        assertEquals(List.of("local"), names(load()), "an empty list is no servers: the local node is implied");
+    }
+
+    @Test
+    void remoteComesFromQueueYmlOrFromConfigYmlAlone() throws IOException {
+        write("config.yml", "remote:", "  host: queue-host-a");
+        assertEquals("queue-host-a", load().remote().host(), "no queue.yml: config.yml as it is");
+        write("queue.yml",
+                "remote:",
+                "  hostname: queue-host-b",
+                "  port: 2222",
+                "  user: alice",
+                "  nvidb: /opt/nvidb/bin/nvidb",
+                "  nvidb_home: /srv/nvidb",
+                "  keeper: off",
+                "  ssh_options: [\"ConnectTimeout=5\", \"ServerAliveInterval=30\"]");
+        RemoteSettings r = load().remote();
+        assertEquals(new RemoteSettings("queue-host-b", 2222, "alice", "/opt/nvidb/bin/nvidb", "/srv/nvidb", false,
+                List.of("ConnectTimeout=5", "ServerAliveInterval=30")), r);
+        write("queue.yml", "remote:", "  host: queue-host-c");
+        assertEquals(new RemoteSettings("queue-host-c", null, null, "nvidb", null, true, List.of()), load().remote());
+        write("queue.yml", "remote:", "  host: \"\"");
+        assertNull(load().remote(), "an empty host means no remote");
+    }
+
+    @Test
+    void queueConfigMayLiveElsewhere() throws IOException {
+        Path elsewhere = home.resolve("elsewhere.yml");
+        Files.writeString(elsewhere, "queue:\n  headroom_mb: 100\n");
+        write("queue.yml", "queue:", "  headroom_mb: 200");
+        NvidbPaths p = NvidbPaths.resolve(Map.of("NVIDB_HOME", home.toString(), "NVIDB_QUEUE_CONFIG",
+                elsewhere.toString()), null);
+        assertEquals(100, LOADER.load(p).settings().headroomMb());
+    }
+
+    // ---------------------------------------------------------------- servers
+
+    @Test
+    void serverEntriesWithTheirDefaultsAndAliases() throws IOException {
+        write("config.yml",
+                "servers:",
+                "  - nickname: gpu-box-1",
+                "    hostname: gpu-box-1.lab",
+                "    port: 2222",
+                "    username: alice",
+                "    auth: key",
+                "    identityfile: ~/.ssh/id_ed25519",
+                "    proxyjump: bastion.lab",
+                "    gpus: [0, 1]",
+                "    nvidia_smi: /usr/bin/nvidia-smi",
+                "    job_root: /scratch/alice/nvidb-jobs",
+                "    host_key_check: accept-new",
+                "    probe: nvidia-smi",
+                "    transport: ssh",
+                "  - description: gpu-box-2",
+                "    host: gpu-box-2.lab",
+                "    gpu_ids: [2]",
+                "  - hostname: gpu-box-3.lab",
+                "    user: bob",
+                "    port: 2200",
+                "  - host: gpu-box-4.lab",
+                "  - nickname: wsl-laptop",
+                "    transport: local",
+                "    probe: wsl",
+                "    host_key_check: off");
+        List<ServerConfig> servers = load().servers();
+        assertEquals(List.of("gpu-box-1", "gpu-box-2", "bob@gpu-box-3.lab:2200", "gpu-box-4.lab:22", "wsl-laptop"),
+                servers.stream().map(ServerConfig::name).toList());
+        ServerConfig one = servers.get(0);
+        assertEquals("gpu-box-1.lab", one.hostname());
+        assertEquals(2222, one.port());
+        assertEquals("alice", one.username());
+        assertEquals(List.of(0, 1), one.gpuIds());
+        assertEquals("ssh", one.transport());
+        assertEquals("nvidia-smi", one.probe());
+        assertEquals("/usr/bin/nvidia-smi", one.nvidiaSmi());
+        assertEquals("/scratch/alice/nvidb-jobs", one.jobRoot());
+        assertEquals("key", one.options().get("auth"));
+        assertEquals("accept-new", one.options().get("host_key_check"));
+        assertEquals("~/.ssh/id_ed25519", one.options().get("identityfile"));
+        assertEquals("bastion.lab", one.options().get("proxyjump"));
+
+        ServerConfig two = servers.get(1);
+        assertEquals("gpu-box-2.lab", two.hostname());
+        assertEquals(List.of(2), two.gpuIds(), "gpu_ids: is the reference's name for gpus:");
+        assertEquals(22, two.port());
+        assertEquals("ssh", two.transport());
+        assertNull(two.probe(), "no probe: chosen by the node");
+        assertEquals("nvidia-smi", two.nvidiaSmi());
+        assertNull(two.jobRoot(), "no job_root: the queue's");
+        assertEquals("auto", two.options().get("auth"));
+        assertEquals("strict", two.options().get("host_key_check"), "unknown hosts are refused by default");
+
+        assertNull(servers.get(2).gpuIds(), "no gpus: every GPU");
+        assertEquals("bob", servers.get(2).username());
+
+        ServerConfig wsl = servers.get(4);
+        assertEquals("local", wsl.transport());
+        assertEquals("wsl", wsl.probe());
+        assertEquals("off", wsl.options().get("host_key_check"), "unquoted YAML off is the setting off");
+    }
+
+    @Test
+    void includeLocalAddsTheLocalNodeLast() throws IOException {
+        write("config.yml",
+                "servers:",
+                "  - nickname: gpu-box-1",
+                "    hostname: gpu-box-1.lab",
+                "queue:",
+                "  include_local: true");
+        List<ServerConfig> servers = load().servers();
+        assertEquals(List.of("gpu-box-1", "local"), servers.stream().map(ServerConfig::name).toList());
+        ServerConfig local = servers.getLast();
+        assertEquals("localhost", local.hostname());
+        assertEquals("local", local.transport());
+        assertNull(local.gpuIds());
+    }
+
+    @Test
+    void passwordAuthCarriesItsPassword() throws IOException {
+        write("config.yml",
+                "servers:",
+                "  - nickname: gpu-box-1",
+                "    hostname: gpu-box-1.lab",
+                "    auth: password",
+                "    password: s3cret");
+        ServerConfig s = load().servers().getFirst();
+        assertEquals("password", s.options().get("auth"));
+        assertEquals("s3cret", s.options().get("password"));
+    }
+
+    // ---------------------------------------------------------------- errors
+
+    /** file, content, the key the error must name, the line it must name. */
+    static Stream<Arguments> mistakes() {
+        return Stream.of(
+                Arguments.of("config.yml", "queue:\n  headroom_mb: lots\n", "queue.headroom_mb", 2),
+                Arguments.of("config.yml", "queue:\n  headroom_mb: 20X\n", "queue.headroom_mb", 2),
+                Arguments.of("config.yml", "queue:\n  headroom_mb: [1]\n", "queue.headroom_mb", 2),
+                Arguments.of("config.yml", "queue:\n  placement: pack\n  max_jobs_per_gpu: -1\n", "queue.max_jobs_per_gpu", 3),
+                Arguments.of("config.yml", "queue:\n  max_jobs_per_gpu: 0\n", "queue.max_jobs_per_gpu", 2),
+                Arguments.of("config.yml", "queue:\n  max_jobs_per_gpu: two\n", "queue.max_jobs_per_gpu", 2),
+                Arguments.of("config.yml", "queue:\n  lock_ttl: 1.5\n", "queue.lock_ttl", 2),
+                Arguments.of("config.yml", "queue:\n  include_local: maybe\n", "queue.include_local", 2),
+                Arguments.of("config.yml", "queue:\n  include_local: \"false\"\n", "queue.include_local", 2),
+                Arguments.of("config.yml", "queue:\n  tick_min_interval: -1\n", "queue.tick_min_interval", 2),
+                Arguments.of("config.yml", "queue:\n  job_root: [a, b]\n", "queue.job_root", 2),
+                Arguments.of("config.yml", "queue:\n  headroom_mb: 512\n  headrom_mb: 512\n", "queue.headrom_mb", 3),
+                Arguments.of("queue.yml", "queue:\n\n  headrom_mb: 512\n", "queue.headrom_mb", 3),
+                Arguments.of("config.yml", "queue:\n  placement: diagonal\n", "queue.placement", 2),
+                Arguments.of("config.yml", "queue: 5\n", "queue", 1),
+                Arguments.of("config.yml", "queue:\n  backup:\n    keep: -1\n", "queue.backup.keep", 3),
+                Arguments.of("config.yml", "queue:\n  backup:\n    interval_hours: -2\n", "queue.backup.interval_hours", 3),
+                Arguments.of("config.yml", "queue:\n  backup:\n    every: 3\n", "queue.backup.every", 3),
+                Arguments.of("config.yml", "queue:\n  notify:\n    min_severity: info\n", "queue.notify.min_severity", 3),
+                Arguments.of("config.yml", "queue:\n  notify:\n    desktop: sometimes\n", "queue.notify.desktop", 3),
+                Arguments.of("config.yml", "servers: gpu-box-1\n", "servers", 1),
+                Arguments.of("queue.yml", "# servers as a mapping\nservers: {gpu-box-1: {hostname: x}}\n", "servers", 2),
+                Arguments.of("config.yml", "servers:\n  - gpu-box-1\n", "servers[0]", 2),
+                Arguments.of("config.yml", "servers:\n  - hostname: a\n    transport: telnet\n", "servers[0].transport", 3),
+                Arguments.of("config.yml", "servers:\n  - hostname: a\n  - hostname: b\n    auth: kerberos\n", "servers[1].auth", 4),
+                Arguments.of("config.yml", "servers:\n  - hostname: a\n    auth: password\n", "servers[0].auth", 3),
+                Arguments.of("config.yml", "servers:\n  - hostname: a\n    host_key_check: sometimes\n", "servers[0].host_key_check", 3),
+                Arguments.of("config.yml", "servers:\n  - hostname: a\n    host_key_check: yes\n", "servers[0].host_key_check", 3),
+                Arguments.of("config.yml", "servers:\n  - hostname: a\n    probe: dcgm\n", "servers[0].probe", 3),
+                Arguments.of("config.yml", "servers:\n  - hostname: a\n    port: ssh\n", "servers[0].port", 3),
+                Arguments.of("config.yml", "servers:\n  - nickname: a\n    port: 22\n", "servers[0].hostname", 2),
+                Arguments.of("config.yml", "servers:\n  - hostname: a\n    gpus: [0, 1]\n    gpu_ids: [0]\n", "servers[0].gpu_ids", 4),
+                Arguments.of("config.yml", "servers:\n  - hostname: a\n    gpus: [0, -1]\n", "servers[0].gpus", 3),
+                Arguments.of("config.yml", "servers:\n  - hostname: a\n    gpus: 1\n", "servers[0].gpus", 3),
+                Arguments.of("config.yml", "servers:\n  - hostname: a\n    gpu_ids: [x]\n", "servers[0].gpu_ids", 3),
+                Arguments.of("config.yml", "servers:\n  - nickname: a\n    hostname: x\n  - nickname: a\n    hostname: y\n", "servers[1]", 4),
+                Arguments.of("queue.yml", "remote:\n  host: q\n  hots: r\n", "remote.hots", 3),
+                Arguments.of("queue.yml", "remote:\n  host: q\n  port: ssh\n", "remote.port", 3),
+                Arguments.of("queue.yml", "remote:\n  host: q\n  keeper: maybe\n", "remote.keeper", 3),
+                Arguments.of("queue.yml", "remote:\n  host: q\n  ssh_options: ConnectTimeout=5\n", "remote.ssh_options", 3),
+                Arguments.of("queue.yml", "remote: q\n", "remote", 1),
+                Arguments.of("config.yml", "queue:\n  headroom_mb: 512\n  headroom_mb: 1024\n", "queue.headroom_mb", 3),
+                Arguments.of("queue.yml", "queue:\n  notify:\n    log: true\n    log: false\n", "queue.notify.log", 4),
+                Arguments.of("config.yml", "servers:\n  - hostname: a\n    port: 22\n    port: 23\n", "servers[0].port", 4));
+    }
+
+    @ParameterizedTest(name = "{0}: {2}")
+    @MethodSource("mistakes")
+    void aMistakeNamesTheFileTheLineAndTheKey(String fileName, String content, String key, int line) throws IOException {
+        Path file = home.resolve(fileName);
+        Files.writeString(file, content);
+        NvidbException e = assertThrows(NvidbException.class, this::load);
+        assertEquals(ErrorCode.USAGE, e.code());
+        String m = e.getMessage();
+        assertTrue(m.contains(file.toString()), "names the file: " + m);
+        assertTrue(m.contains("line " + line + ":") || m.contains("line " + line + " "), "names line " + line + ": " + m);
+        assertTrue(m.contains(key), "names the key " + key + ": " + m);
+    }
+
+    static Stream<Arguments> brokenYaml() {
+        return Stream.of(
+                Arguments.of("config.yml", "queue:\n  headroom_mb: 512\n placement: pack\n", 3, "placement"),
+                // An unclosed bracket is noticed at the end of the file; the line that opened it is named.
+                Arguments.of("queue.yml", "queue:\n  placement: [spread\n", 2, "placement"),
+                Arguments.of("config.yml", "servers:\n  - hostname: a\n    port: 22\n   user: bob\n", 4, "user"),
+                Arguments.of("queue.yml", "queue:\n  notify: {log: true\n", 2, "notify"),
+                Arguments.of("config.yml", "queue:\n\theadroom_mb: 512\n", 2, "headroom_mb"));
+    }
+
+    @ParameterizedTest(name = "{0}: broken near {3}")
+    @MethodSource("brokenYaml")
+    void brokenYamlNamesTheFileAndTheLine(String fileName, String content, int line, String key) throws IOException {
+        Path file = home.resolve(fileName);
+        Files.writeString(file, content);
+        NvidbException e = assertThrows(NvidbException.class, this::load);
+        assertEquals(ErrorCode.USAGE, e.code());
+        String m = e.getMessage();
+        assertTrue(m.contains(file.toString()), m);
+        assertTrue(m.contains("is not valid YAML"), m);
+        assertTrue(m.contains("line " + line), "names line " + line + ": " + m);
+        assertTrue(m.contains(key), "shows the key near the mistake: " + m);
+    }
+
+    @Test
+    void aFileThatIsNotAMappingIsAnError() throws IOException {
+        Path file = write("queue.yml", "- gpu-box-1", "- gpu-box-2");
+        NvidbException e = assertThrows(NvidbException.class, this::load);
+        assertEquals(ErrorCode.USAGE, e.code());
+        assertTrue(e.getMessage().contains(file + ", line 1"), e.getMessage());
+        assertTrue(e.getMessage().contains("must hold a mapping"), e.getMessage());
+    }
+
+    @Test
+    void namesAreCheckedOnlyAgainstTheGivenPlugins() throws IOException {
+        write("config.yml",
+                "servers:",
+                "  - hostname: a",
+                "    transport: carrier-pigeon",
+                "    probe: abacus",
+                "queue:",
+                "  placement: diagonal");
+        QueueConfig c = new ConfigLoader(Set.of(), Set.of(), Set.of()).load(paths());
+        assertEquals("diagonal", c.settings().placement());
+        assertEquals("carrier-pigeon", c.servers().getFirst().transport());
+    }
+}

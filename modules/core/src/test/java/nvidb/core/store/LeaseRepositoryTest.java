@@ -1,0 +1,99 @@
+package nvidb.core.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import nvidb.core.model.Lease;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The scheduler lease, held by two clients on two connections to one file. */
+class LeaseRepositoryTest {
+    private static final String LEASE = "scheduler";
+    private static final Duration TTL = Duration.ofSeconds(2);
+    private static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
+
+    @TempDir
+    Path tmp;
+    Store a;
+    Store b;
+
+    @BeforeEach
+    void open() {
+        a = Store.open(tmp.resolve("queue.db"));
+        b = Store.open(tmp.resolve("queue.db"));
+    }
+
+    @AfterEach
+    void close() {
+        a.close();
+        b.close();
+    }
+
+    private static Instant at(long seconds) {
+        return T0.plusSeconds(seconds);
+    }
+
+    @Test
+    void acquiredByOneRefusedToAnotherUntilItExpires() {
+        assertEquals(Optional.empty(), a.leases.acquire(LEASE, "A", TTL, at(0)));
+        Lease held = b.leases.get(LEASE).orElseThrow();
+        assertEquals("A", held.owner());
+        assertEquals(at(0), held.acquiredAt());
+        assertEquals(at(2), held.expiresAt());
+
+        Optional<Lease> refused = b.leases.acquire(LEASE, "B", TTL, at(1));
+        assertTrue(refused.isPresent(), "B must wait while A's lease runs");
+        assertEquals("A", refused.get().owner());
+        assertEquals(at(2), refused.get().expiresAt());
+        assertEquals("A", a.leases.get(LEASE).orElseThrow().owner(), "a refusal changes nothing");
+
+        assertEquals(Optional.empty(), b.leases.acquire(LEASE, "B", TTL, at(3)), "A crashed: its lease expired");
+        assertEquals("B", a.leases.get(LEASE).orElseThrow().owner());
+        assertEquals(at(5), a.leases.get(LEASE).orElseThrow().expiresAt());
+        assertEquals("B", a.leases.acquire(LEASE, "A", TTL, at(4)).orElseThrow().owner());
+    }
+
+    @Test
+    void theSameOwnerRenews() {
+        assertEquals(Optional.empty(), a.leases.acquire(LEASE, "A", TTL, at(0)));
+        assertEquals(Optional.empty(), a.leases.acquire(LEASE, "A", TTL, at(1)), "the holder renews while it holds");
+        assertEquals(at(3), a.leases.get(LEASE).orElseThrow().expiresAt());
+        // Without the renewal the lease would have run out at t+2.
+        assertEquals("A", b.leases.acquire(LEASE, "B", TTL, at(2)).orElseThrow().owner());
+        // A holder whose lease lapsed, and nobody took it meanwhile, simply takes it again.
+        assertEquals(Optional.empty(), a.leases.acquire(LEASE, "A", TTL, at(10)));
+        assertEquals(at(12), a.leases.get(LEASE).orElseThrow().expiresAt());
+    }
+
+    @Test
+    void onlyTheOwnerReleases() {
+        a.leases.acquire(LEASE, "A", TTL, at(0));
+        b.leases.release(LEASE, "B");
+        assertEquals("A", a.leases.get(LEASE).orElseThrow().owner(), "B cannot release A's lease");
+        assertTrue(b.leases.acquire(LEASE, "B", TTL, at(1)).isPresent());
+
+        a.leases.release(LEASE, "A");
+        Lease free = b.leases.get(LEASE).orElseThrow();
+        assertNull(free.owner());
+        assertNull(free.expiresAt());
+        assertEquals(Optional.empty(), b.leases.acquire(LEASE, "B", TTL, at(1)), "free at once after release");
+        assertEquals("B", a.leases.get(LEASE).orElseThrow().owner());
+    }
+
+    @Test
+    void leasesAreIndependentByName() {
+        assertEquals(Optional.empty(), a.leases.acquire("scheduler", "A", TTL, at(0)));
+        assertEquals(Optional.empty(), b.leases.acquire("lane-sync", "B", TTL, at(0)));
+        assertEquals("A", b.leases.get("scheduler").orElseThrow().owner());
+        assertEquals("B", a.leases.get("lane-sync").orElseThrow().owner());
+        assertTrue(a.leases.get("nothing").isEmpty());
+    }
+}

@@ -1,0 +1,167 @@
+package nvidb.core.store;
+
+import static nvidb.core.store.StoreFixtures.column;
+import static nvidb.core.store.StoreFixtures.jdbc;
+import static nvidb.core.store.StoreFixtures.single;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import java.util.stream.IntStream;
+import nvidb.core.model.Job;
+import nvidb.core.model.JobState;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Upgrading from every earlier schema: for each k below the latest, a database is built at
+ * version k by applying only the first k migration resources by hand, given rows that were valid
+ * at k, then opened with {@link Database#open}. Today only k = 0 (the empty file) exists; the
+ * loop covers each new migration as soon as it lands. A migration that changes what the seeded
+ * rows look like adds its own entry to {@link #SEEDS}.
+ */
+class MigrationsTest {
+    @TempDir
+    Path tmp;
+
+    /** Rows valid at a schema version: SQL to insert them and a check that they survived. */
+    private record Seed(List<String> inserts, SeedCheck check) {
+    }
+
+    @FunctionalInterface
+    private interface SeedCheck {
+        void verify(Store latest) throws Exception;
+    }
+
+    /** The seed of the highest version ≤ k is used for a database at version k. */
+    private static final NavigableMap<Integer, Seed> SEEDS = new TreeMap<>(Map.of(
+            0, new Seed(List.of(), s -> assertTrue(s.jobs.all().isEmpty())),
+            1, new Seed(List.of(
+                    "INSERT INTO meta (key, value) VALUES ('last_tick_at', '2026-01-02T03:04:05+00:00')",
+                    "INSERT INTO nodes (name, hostname, port, username, state, enabled, sort_order)"
+                            + " VALUES ('gpu-box-1', 'gpu-box-1.lab', 22, 'alice', 'up', 1, 0)",
+                    "INSERT INTO jobs (name, command, env, state, priority, gpus, vram_mb, depends_on, tags,"
+                            + " created_at, updated_at, node, gpu_ids, started_at, finished_at, exit_code, result)"
+                            + " VALUES ('prep', 'python prep.py', '{\"FOO\":\"bar\"}', 'completed', 2, 1, 20480, '[]',"
+                            + " '[\"exp\"]', '2026-01-02T03:00:00+00:00', '2026-01-02T03:10:00+00:00', 'gpu-box-1',"
+                            + " '[0]', '2026-01-02T03:01:00+00:00', '2026-01-02T03:10:00+00:00', 0, '{\"acc\":0.9}')",
+                    "INSERT INTO jobs (name, command, state, depends_on, created_at, updated_at)"
+                            + " VALUES ('train', 'python train.py', 'pending', '[1]',"
+                            + " '2026-01-02T03:05:00+00:00', '2026-01-02T03:05:00+00:00')",
+                    "INSERT INTO events (ts, kind, job_id, message) VALUES ('2026-01-02T03:00:00+00:00', 'submitted', 1, 'prep')",
+                    "INSERT INTO alerts (ts, kind, severity, job_id, title) VALUES ('2026-01-02T03:10:00+00:00',"
+                            + " 'job_failed', 'error', 2, 'job 2 failed')",
+                    "INSERT INTO locks (name, owner, acquired_at, expires_at) VALUES ('scheduler', 'host:1',"
+                            + " '2026-01-02T03:00:00+00:00', '2026-01-02T03:03:00+00:00')"),
+                    s -> {
+                        Job prep = s.jobs.find(1).orElseThrow();
+                        assertEquals("prep", prep.name());
+                        assertEquals(JobState.COMPLETED, prep.state());
+                        assertEquals(Map.of("FOO", "bar"), prep.env());
+                        assertEquals(20480, prep.vramMb());
+                        assertEquals(List.of(0), prep.gpuIds());
+                        assertEquals(List.of("exp"), prep.tags());
+                        assertEquals(0, prep.exitCode());
+                        Job train = s.jobs.find(2).orElseThrow();
+                        assertEquals(List.of(1L), train.dependsOn());
+                        assertEquals(JobState.PENDING, train.state());
+                        assertEquals("2026-01-02T03:04:05+00:00", s.meta.get("last_tick_at").orElseThrow());
+                        assertEquals("host:1", s.leases.get("scheduler").orElseThrow().owner());
+                        assertEquals("gpu-box-1", s.nodes.find("gpu-box-1").orElseThrow().name());
+                        assertEquals(1, s.alerts.countOpen());
+                        assertEquals(1, s.events.since(0, null, 100).size());
+                        // AUTOINCREMENT continues after the surviving rows.
+                        long next = s.db.write(() -> s.jobs.insert(StoreFixtures.job("after-upgrade"),
+                                nvidb.core.util.Times.now()));
+                        assertEquals(3, next);
+                    })));
+
+    static IntStream earlierVersions() throws Exception {
+        return IntStream.range(0, Migrations.latest());
+    }
+
+    @ParameterizedTest(name = "from version {0}")
+    @MethodSource("earlierVersions")
+    void upgradesFromAnEarlierVersionKeepingItsRows(int k) throws Exception {
+        Path file = tmp.resolve("queue.db");
+        Seed seed = SEEDS.floorEntry(k).getValue();
+        buildAtVersion(file, k, seed.inserts());
+
+        try (Store s = Store.open(file)) {
+            int latest = Migrations.latest();
+            assertEquals(latest, Migrations.currentVersion(s.db));
+            assertEquals(IntStream.rangeClosed(1, latest).mapToObj(String::valueOf).toList(),
+                    column(s.db.connection(), "SELECT version FROM schema_version ORDER BY version"));
+            assertEquals("wal", single(s.db.connection(), "PRAGMA journal_mode"));
+            seed.check().verify(s);
+        }
+        // And once more: the upgraded file opens without applying anything again.
+        try (Store s = Store.open(file)) {
+            assertEquals(String.valueOf(Migrations.latest()),
+                    single(s.db.connection(), "SELECT COUNT(*) FROM schema_version"));
+        }
+    }
+
+    /** What an older nvidb would have left: migrations 1..k applied in rollback-journal mode. */
+    private static void buildAtVersion(Path file, int k, List<String> inserts) throws Exception {
+        if (k == 0) {
+            Files.createFile(file); // the empty file a crashed first open can leave
+            return;
+        }
+        try (Connection c = jdbc(file)) {
+            c.setAutoCommit(false);
+            try (Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)");
+                for (int v = 1; v <= k; v++) {
+                    for (String statement : Migrations.splitStatements(StoreFixtures.migration(v))) {
+                        s.execute(statement);
+                    }
+                    try (PreparedStatement ps = c.prepareStatement(
+                            "INSERT INTO schema_version (version, applied_at) VALUES (?, '2026-01-01T00:00:00+00:00')")) {
+                        ps.setInt(1, v);
+                        ps.executeUpdate();
+                    }
+                }
+                for (String insert : inserts) {
+                    s.execute(insert);
+                }
+            }
+            c.commit();
+        }
+    }
+
+    @Test
+    void everyEarlierVersionIsCovered() throws Exception {
+        // The loop above starts at the empty file and stops below the latest version.
+        assertEquals(Migrations.latest(), earlierVersions().count());
+    }
+
+    @Test
+    void splitStatementsDropsCommentsAndSplitsAtLineEndingSemicolons() throws SQLException {
+        String sql = """
+                -- a header comment
+                CREATE TABLE a (
+                    x INTEGER, -- trailing comment
+                    y TEXT
+                );
+                CREATE INDEX i ON a(x);
+                INSERT INTO a VALUES (1, 'one')""";
+        List<String> statements = Migrations.splitStatements(sql);
+        assertEquals(3, statements.size(), statements.toString());
+        assertTrue(statements.get(0).startsWith("CREATE TABLE a ("));
+        assertTrue(!statements.get(0).contains("--") && !statements.get(0).endsWith(";"));
+        assertEquals("CREATE INDEX i ON a(x)", statements.get(1));
+        assertEquals("INSERT INTO a VALUES (1, 'one')", statements.get(2));
+    }
+}

@@ -1,0 +1,72 @@
+package nvidb.core.store;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+
+/** Shared helpers for the store tests: plain JDBC, migration resources, checksums, new jobs. */
+final class StoreFixtures {
+    private StoreFixtures() {
+    }
+
+    /** A plain JDBC connection that bypasses {@link Database} (no WAL switch, no migrations). */
+    static Connection jdbc(Path file) throws SQLException {
+        return DriverManager.getConnection("jdbc:sqlite:" + file);
+    }
+
+    /** A migration resource read through the class loader, as a packaged build would find it. */
+    static String migration(int version) throws IOException {
+        try (InputStream in = StoreFixtures.class.getClassLoader()
+                .getResourceAsStream("nvidb/core/store/migrations/" + version + ".sql")) {
+            if (in == null) {
+                throw new IOException("migration resource " + version + ".sql is missing");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    static List<String> column(Connection c, String sql) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            while (rs.next()) {
+                out.add(rs.getString(1));
+            }
+        }
+        return out;
+    }
+
+    static String single(Connection c, String sql) throws SQLException {
+        List<String> values = column(c, sql);
+        return values.isEmpty() ? null : values.getFirst();
+    }
+
+    static String sha256(Path file) throws IOException {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static Path sibling(Path db, String suffix) {
+        return db.resolveSibling(db.getFileName() + suffix);
+    }
+
+    static JobRepository.NewJob job(String name) {
+        return new JobRepository.NewJob(name, "echo " + name, "/tmp", Map.of("K", "v"), 0, 1, 512, null,
+                List.of(), List.of(), null, "tester@host:1", List.of("t"), null, null, 0, null, null);
+    }
+}
