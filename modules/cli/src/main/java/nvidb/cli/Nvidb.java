@@ -23,7 +23,6 @@ import picocli.CommandLine.ScopeType;
 /** The root command: {@code nvidb queue …}, {@code nvidb job …}, {@code nvidb plugins}. */
 @Command(name = "nvidb", mixinStandardHelpOptions = true, versionProvider = Nvidb.Version.class,
         description = "A GPU job queue for your own machines: jobs wait in one SQLite file until a GPU has room.",
-        subcommands = {QueueCommand.class, JobCommand.class, PluginsCommand.class},
         footerHeading = "%nExit codes:%n", footer = {
             "  0    success",
             "  1    failure: a waited-for job ended badly; open alerts; keeper down; a command that could not do its work",
@@ -71,7 +70,7 @@ public final class Nvidb implements Runnable, ContextHolder {
         List<String> before = Arrays.asList(args).subList(0, indexOfDoubleDash(args));
         output.setJson(before.contains("--json"));
         try {
-            CommandLine cli = commandLine(context);
+            CommandLine cli = commandLine(context, args);
             return cli.execute(args);
         } finally {
             context.close();
@@ -87,11 +86,35 @@ public final class Nvidb implements Runnable, ContextHolder {
         return args.length;
     }
 
+    /** The whole command tree (help, tests of the skill). */
     static CommandLine commandLine(CliContext context) {
+        return commandLine(context, new String[0]);
+    }
+
+    /**
+     * The command tree for one command line. Picocli reads every command's annotations when it
+     * is registered, which costs more start-up time than the command itself, so only the branch
+     * {@code args} names is registered; with no recognised branch (help, typos) everything is.
+     */
+    static CommandLine commandLine(CliContext context, String[] args) {
         CommandLine cli = new CommandLine(new Nvidb(context));
+        List<String> words = commandWords(args);
+        String group = words.isEmpty() ? null : words.get(0);
+        String leaf = words.size() > 1 ? words.get(1) : null;
+        boolean known = "plugins".equals(group) || ("job".equals(group) && JobCommand.SUBCOMMANDS.containsKey(leaf))
+                || ("queue".equals(group) && QueueCommand.SUBCOMMANDS.containsKey(leaf));
+        if (!known || "queue".equals(group)) {
+            cli.addSubcommand(group(new QueueCommand(), QueueCommand.SUBCOMMANDS, known ? leaf : null));
+        }
+        if (!known || "job".equals(group)) {
+            cli.addSubcommand(group(new JobCommand(), JobCommand.SUBCOMMANDS, known ? leaf : null));
+        }
+        if (!known || "plugins".equals(group)) {
+            cli.addSubcommand(new PluginsCommand());
+        }
         cli.setOut(new java.io.PrintWriter(context.output().out(), true));
         cli.setErr(new java.io.PrintWriter(context.output().err(), true));
-        cli.setParameterExceptionHandler((ex, args) -> {
+        cli.setParameterExceptionHandler((ex, badArgs) -> {
             String hint = ex.getCommandLine().getCommandSpec().qualifiedName() + " --help";
             return context.output().error(ErrorCode.USAGE, ex.getMessage() + " (see " + hint + ")");
         });
@@ -99,6 +122,34 @@ public final class Nvidb implements Runnable, ContextHolder {
         cli.setExitCodeExceptionMapper(ex -> ErrorCode.FAILED.exitCode());
         cli.setCaseInsensitiveEnumValuesAllowed(true);
         return cli;
+    }
+
+    private static CommandLine group(Object command, java.util.Map<String, java.util.function.Supplier<Object>> subs,
+                                     String only) {
+        CommandLine group = new CommandLine(command);
+        subs.forEach((name, factory) -> {
+            if (only == null || only.equals(name)) {
+                group.addSubcommand(name, factory.get());
+            }
+        });
+        return group;
+    }
+
+    /** The words of a command line that are not options (up to {@code --}); --db-path takes a value. */
+    static List<String> commandWords(String[] args) {
+        List<String> words = new java.util.ArrayList<>();
+        for (int i = 0; i < args.length && words.size() < 2; i++) {
+            String a = args[i];
+            if (a.equals("--")) {
+                break;
+            }
+            if (a.equals("--db-path")) {
+                i++;
+            } else if (!a.startsWith("-")) {
+                words.add(a);
+            }
+        }
+        return words;
     }
 
     private static int report(CliContext context, Exception ex) {

@@ -84,7 +84,9 @@ public final class ConfigLoader {
         if (noServers && !settings.containsKey("include_local")) {
             s = s.withIncludeLocal(true);
         }
-        List<ServerConfig> nodes = servers(servers, s);
+        // The queue host's own node keeps its job directories beside the queue, unless job_root says otherwise.
+        String localJobRoot = settings.containsKey("job_root") ? null : paths.home().resolve("jobs").toString();
+        List<ServerConfig> nodes = servers(servers, s, localJobRoot);
         return new QueueConfig(s, nodes, remote(remote));
     }
 
@@ -214,7 +216,7 @@ public final class ConfigLoader {
                 stringList(m.get("ssh_options"), "remote.ssh_options"));
     }
 
-    private List<ServerConfig> servers(YamlValue v, QueueSettings settings) {
+    private List<ServerConfig> servers(YamlValue v, QueueSettings settings, String localJobRoot) {
         List<ServerConfig> out = new ArrayList<>();
         Set<String> names = new HashSet<>();
         if (v != null && v.value() != null) {
@@ -233,7 +235,7 @@ public final class ConfigLoader {
         }
         if (settings.includeLocal() && names.add(settings.localNodeName())) {
             out.add(new ServerConfig(settings.localNodeName(), "localhost", 0, null, null, "local", null,
-                    "nvidia-smi", null, Map.of()));
+                    "nvidia-smi", localJobRoot, Map.of()));
         }
         return out;
     }

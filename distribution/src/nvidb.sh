@@ -1,0 +1,77 @@
+#!/bin/sh
+# nvidb @VERSION@ — launcher of the jlink image (generated from distribution/src/nvidb.sh).
+#
+# Runs the image's own Java runtime on the image's modules. Environment:
+#   NVIDB_JAVA_OPTS   extra JVM options, appended after the defaults (split on blanks)
+#   NVIDB_AOT_TRAIN   for bin/nvidb-train-aot: write a fresh AOT cache to this file instead of
+#                     using one
+# Everything else (NVIDB_HOME, NVIDB_QUEUE_DB, ...) is read by nvidb itself.
+
+# This script's real location, following symlinks (bin/nvidb may be linked from ~/bin or such).
+self=$0
+while [ -L "$self" ]; do
+    if command -v readlink > /dev/null 2>&1; then
+        link=$(readlink -- "$self")
+    else
+        link=$(ls -ld -- "$self")
+        link=${link#* -> }
+    fi
+    case $link in
+        /*) self=$link ;;
+        *) case $self in */*) self=${self%/*}/$link ;; *) self=$link ;; esac ;;
+    esac
+done
+case $self in */*) bin=${self%/*} ;; *) bin=. ;; esac
+home=$(cd -P -- "$bin/.." && pwd -P) || {
+    echo "nvidb: cannot find the nvidb image around $self" >&2
+    exit 1
+}
+java=$home/runtime/bin/java
+if [ ! -x "$java" ]; then
+    echo "nvidb: the image at $home is incomplete: no runtime/bin/java (rebuild it: mvn install)" >&2
+    exit 1
+fi
+
+# JVM options are put in front of the command's own arguments one by one, last first, so that
+# paths with blanks survive (a POSIX sh has no arrays).
+set -- -m @MAIN@ "$@"
+if [ -n "${NVIDB_JAVA_OPTS:-}" ]; then
+    set -f
+    # shellcheck disable=SC2086
+    set -- $NVIDB_JAVA_OPTS "$@"
+    set +f
+fi
+if [ -d "$home/lib/classpath" ]; then
+    set -- -cp "$home/lib/classpath/*" "$@"
+fi
+# JDK modules that automatic modules or class-path jars use (nothing else would resolve them).
+add_modules="@ADD_MODULES@"
+if [ -n "$add_modules" ]; then
+    set -- --add-modules "$add_modules" "$@"
+fi
+# sqlite-jdbc loads the library unpacked at build time rather than unpacking one into /tmp.
+if [ -f "$home/native/@SQLITE_LIB@" ]; then
+    set -- "-Dorg.sqlite.lib.path=$home/native" "-Dorg.sqlite.lib.name=@SQLITE_LIB@" "$@"
+fi
+# AOT cache (JEP 483/514): classes loaded and linked ahead of time, trained by bin/nvidb-train-aot.
+# The cache records the absolute module path, so it is used only where it was trained
+# (lib/nvidb.aot.home); a moved image runs without it until bin/nvidb-train-aot runs there.
+# AOTMode=auto runs on without the cache when it is stale or made for other JVM flags, and the
+# aot/cds log tags are silenced so that nothing of that reaches the user.
+if [ -n "${NVIDB_AOT_TRAIN:-}" ]; then
+    set -- "-XX:AOTCacheOutput=$NVIDB_AOT_TRAIN" "$@"
+elif [ -f "$home/lib/nvidb.aot" ] && { read -r trained < "$home/lib/nvidb.aot.home"; } 2> /dev/null \
+    && [ "$trained" = "$home" ]; then
+    set -- -XX:AOTMode=auto "-XX:AOTCache=$home/lib/nvidb.aot" "$@"
+fi
+# Serial GC and C1 only (TieredStopAtLevel=1): a command is short and mostly single-threaded;
+# measured faster than G1 or full tiered compilation, even listing 10,000 jobs. No hsperfdata
+# file in /tmp (-UsePerfData). JVM log output (warnings only) goes to stderr, never into a
+# command's JSON on stdout.
+exec "$java" \
+    -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-UsePerfData \
+    -Xlog:disable -Xlog:all=warning,aot*=off,cds*=off:stderr \
+    --enable-native-access=@NATIVE_ACCESS@ \
+    "-Dnvidb.dist.plugins=$home/plugins" \
+    -p "$home/lib" \
+    "$@"
