@@ -224,6 +224,27 @@ class ClusterSchedulingTest {
     }
 
     @Test
+    void laneJobsRunStrictlyInOrderOnTheLaneCard() throws Exception {
+        config("", "", false);
+        Path log = tmp.resolve("lane.log");
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            ids.add(submit("--lane", "alpha:1", "--vram", "1G", "--no-tick", "--",
+                    "echo start-$NVIDB_JOB_ID-$CUDA_VISIBLE_DEVICES >> " + log + "; sleep 1; echo end-$NVIDB_JOB_ID >> " + log)
+                    .path("id").asText());
+        }
+        List<String> args = new ArrayList<>(List.of("job", "wait", "--timeout", "60"));
+        args.addAll(ids);
+        assertEquals(0, cli.run(args.toArray(String[]::new)).exit());
+        List<String> expected = new ArrayList<>();
+        for (String id : ids) {
+            expected.add("start-" + id + "-1");
+            expected.add("end-" + id);
+        }
+        assertEquals(expected, Files.readAllLines(log), "one at a time, in lane order, on GPU 1");
+    }
+
+    @Test
     void fourProcessesTickingAtOnceNeverStartAJobTwice() throws Exception {
         config("", "", true);
         Path marks = tmp.resolve("marks");

@@ -118,7 +118,7 @@ class LocalJobsTest {
         Path pidFile = tmp.resolve("child.pid");
         String script = "sh -c 'trap \"\" TERM; echo $$ > " + pidFile + "; while :; do sleep 1; done' &\nwait\n";
         long id = cli.json("job", "submit", "--gpus", "0", "--timeout", "1", "--", script).path("job").path("id").asLong();
-        waitUntil(() -> Files.exists(pidFile) && !Files.readString(pidFile).isBlank(), 10);
+        waitUntil(() -> Files.exists(pidFile) && !Files.readString(pidFile).isBlank(), 30);
         long child = Long.parseLong(Files.readString(pidFile).strip());
         Thread.sleep(1500);
         JsonNode done = waitFor(id, 20);
@@ -134,11 +134,11 @@ class LocalJobsTest {
         Path pidFile = tmp.resolve("job.pid");
         long id = cli.json("job", "submit", "--gpus", "0", "--", "echo $$ > " + pidFile + "; sleep 60")
                 .path("job").path("id").asLong();
-        waitUntil(() -> Files.exists(pidFile) && !Files.readString(pidFile).isBlank(), 10);
+        waitUntil(() -> Files.exists(pidFile) && !Files.readString(pidFile).isBlank(), 30);
         long pid = Long.parseLong(Files.readString(pidFile).strip());
         JsonNode c = cli.json("job", "cancel", String.valueOf(id));
         assertTrue(c.path("results").path(0).path("cancelled").asBoolean());
-        waitUntil(() -> ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true), 10);
+        waitUntil(() -> ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true), 30);
         assertEquals("cancelled", cli.json("job", "show", String.valueOf(id)).path("state").asText());
         assertEquals(0, cli.json("queue", "status").path("pending_reaps").asInt());
     }
@@ -148,7 +148,7 @@ class LocalJobsTest {
         Path pidFile = tmp.resolve("lost.pid");
         long lost = cli.json("job", "submit", "--gpus", "0", "--", "echo $$ > " + pidFile + "; sleep 60")
                 .path("job").path("id").asLong();
-        waitUntil(() -> Files.exists(pidFile) && !Files.readString(pidFile).isBlank(), 10);
+        waitUntil(() -> Files.exists(pidFile) && !Files.readString(pidFile).isBlank(), 30);
         JsonNode running = cli.json("job", "show", String.valueOf(lost));
         long pgid = running.path("remote_pid").asLong();
         new ProcessBuilder("kill", "-9", "--", "-" + pgid).start().waitFor();

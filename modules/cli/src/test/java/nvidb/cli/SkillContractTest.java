@@ -1,6 +1,5 @@
 package nvidb.cli;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -33,7 +32,7 @@ class SkillContractTest {
      * when one of them appears, so this list only shrinks.
      */
     private static final Set<String> NOT_YET = Set.of(
-            "queue lanes", "queue lane", "queue daemon", "queue keeper", "queue backup");
+            "queue daemon", "queue keeper", "queue backup");
 
     /** Options the skill names on {@code job submit} that arrive with the scheduler. */
     private static final Set<String> SUBMIT_OPTIONS_NOT_YET = Set.of();
@@ -56,20 +55,29 @@ class SkillContractTest {
             CommandLine cmd = root();
             int i = 1;
             String path = "";
-            while (i < words.size() && cmd.getSubcommands().containsKey(words.get(i))) {
-                cmd = cmd.getSubcommands().get(words.get(i));
-                path = (path + " " + words.get(i)).strip();
-                i++;
+            while (i < words.size()) {
+                if (cmd.getSubcommands().containsKey(words.get(i))) {
+                    cmd = cmd.getSubcommands().get(words.get(i));
+                    path = (path + " " + words.get(i)).strip();
+                    i++;
+                } else if (i + 1 < words.size() && !words.get(i).startsWith("-")
+                        && !cmd.getCommandSpec().positionalParameters().isEmpty()
+                        && cmd.getSubcommands().containsKey(words.get(i + 1))) {
+                    i++; // a positional before a subcommand: `queue lane LANE move ...`
+                } else {
+                    break;
+                }
             }
             String wanted = words.size() > 2 ? words.get(1) + " " + words.get(2) : path;
+            boolean found = path.equals(wanted) || path.startsWith(wanted + " ");
             if (NOT_YET.contains(wanted)) {
-                if (path.equals(wanted)) {
+                if (found) {
                     implemented.add(wanted);
                 }
                 stillMissing.add(wanted);
                 continue;
             }
-            assertEquals(wanted, path, "the skill's command is missing: " + line);
+            assertTrue(found, "the skill's command is missing: " + line + " (parsed as " + path + ")");
             for (String w : words.subList(i, words.size())) {
                 if (w.equals("--")) {
                     break;

@@ -14,6 +14,8 @@ public final class QueueCommand implements Runnable {
             .add("events", QueueEvents::new)
             .add("alerts", QueueAlerts::new)
             .add("ack", QueueAck::new)
+            .add("lanes", QueueLanes::new)
+            .add("lane", QueueLane::new)
             .add("drain", NodeSwitch.Drain::new)
             .add("resume", NodeSwitch.Resume::new)
             .add("ignore", NodeSwitch.Ignore::new)
@@ -25,6 +27,6 @@ public final class QueueCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "pick a queue subcommand (status, nodes, tick, events, alerts, ack, drain, resume, ignore, unignore)");
+        throw new CommandLine.ParameterException(spec.commandLine(), "pick a queue subcommand (status, nodes, tick, events, alerts, ack, lanes, lane, drain, resume, ignore, unignore)");
     }
 }

@@ -14,6 +14,8 @@ import nvidb.core.util.ShellQuote;
  * section starts with a marker carrying a random nonce, so no job output can forge one.
  */
 public final class NodeProbeScript {
+    private static final java.util.regex.Pattern WHITESPACE = java.util.regex.Pattern.compile("\\s+");
+
     private final String marker;
 
     public NodeProbeScript() {
@@ -87,7 +89,7 @@ public final class NodeProbeScript {
         Map<String, String> node = keyValues(text(sections, "node"));
         Map<Integer, NodeReport.ProcessRow> ps = new HashMap<>();
         for (String line : text(sections, "ps").split("\n")) {
-            String[] parts = line.strip().split("\\s+", 4);
+            String[] parts = WHITESPACE.split(line.strip(), 4);
             if (parts.length >= 3) {
                 try {
                     int pid = Integer.parseInt(parts[0]);
@@ -105,7 +107,7 @@ public final class NodeProbeScript {
             }
             long id = Long.parseLong(e.getKey().substring(4).strip());
             Map<String, String> kv = keyValues(e.getValue().toString());
-            String[] exit = kv.getOrDefault("exit", "").strip().split("\\s+");
+            String[] exit = WHITESPACE.split(kv.getOrDefault("exit", "").strip());
             Integer rc = exit.length >= 1 ? intOrNull(exit[0]) : null;
             Long finished = exit.length >= 2 ? longOrNull(exit[1]) : null;
             String status = stripOne(sections.get("status " + id));

@@ -57,6 +57,11 @@ public final class Dispatcher {
     private final Map<String, List<Budget>> inventory = new LinkedHashMap<>();
     private final Map<String, Integer> cpuSlots = new HashMap<>();
     private final Map<String, Integer> gpuJobsPerNode = new HashMap<>();
+    /** Verdicts of {@link #unschedulable} by pin and size: judged on totals, they never change in a pass. */
+    private final Map<String, Optional<String>> verdicts = new HashMap<>();
+    /** The most free memory of any schedulable card with a job slot left (-1: none); stale after a charge. */
+    private long roomiest;
+    private boolean roomiestStale = true;
 
     public Dispatcher(QueueSettings settings, PlacementPolicy policy, List<NodeRecord> nodes, List<ServerConfig> servers,
                       List<GpuState> gpus, List<Job> running) {
@@ -110,6 +115,10 @@ public final class Dispatcher {
         if (job.gpus() <= 0) {
             return Optional.empty();
         }
+        return verdicts.computeIfAbsent(job.nodeConstraint() + "|" + job.gpus() + "|" + job.vramMb(), k -> judge(job));
+    }
+
+    private Optional<String> judge(Job job) {
         Map<String, List<Budget>> candidates = new LinkedHashMap<>();
         inventory.forEach((node, b) -> {
             if (job.nodeConstraint() == null || job.nodeConstraint().equals(node)) {
@@ -180,6 +189,9 @@ public final class Dispatcher {
             }
             return best == null ? Optional.empty() : Optional.of(new Choice(best, List.of()));
         }
+        if (job.vramMb() > roomiest()) {
+            return Optional.empty(); // nothing anywhere has room: skip the per-card scan
+        }
         List<GpuBudget> fitting = new ArrayList<>();
         for (String node : schedulable) {
             if (excluded.contains(node) || (job.nodeConstraint() != null && !job.nodeConstraint().equals(node))) {
@@ -198,6 +210,40 @@ public final class Dispatcher {
         return p.map(x -> new Choice(x.node(), x.gpuIds()));
     }
 
+    /**
+     * A lane's head on the lane's own cards, or empty when the node takes no work now or a card
+     * lacks room (the lane waits: it never steps over its head).
+     */
+    public Optional<Choice> chooseExact(Job job, String node, List<Integer> gpuIds) {
+        if (!schedulable.contains(node)) {
+            return Optional.empty();
+        }
+        for (int index : gpuIds) {
+            Budget b = inventory.getOrDefault(node, List.of()).stream().filter(x -> x.index == index).findFirst()
+                    .orElse(null);
+            if (b == null || b.freeMb < job.vramMb() || b.queueJobs >= settings.maxJobsPerGpu()) {
+                return Optional.empty();
+            }
+        }
+        return Optional.of(new Choice(node, List.copyOf(gpuIds)));
+    }
+
+    private long roomiest() {
+        if (roomiestStale) {
+            long best = -1;
+            for (String node : schedulable) {
+                for (Budget b : inventory.getOrDefault(node, List.of())) {
+                    if (b.queueJobs < settings.maxJobsPerGpu() && b.freeMb > best) {
+                        best = b.freeMb;
+                    }
+                }
+            }
+            roomiest = best;
+            roomiestStale = false;
+        }
+        return roomiest;
+    }
+
     /** Takes a placed job's share out of the budgets of this pass. */
     public void charge(Job job, Choice choice) {
         if (job.gpus() <= 0) {
@@ -205,6 +251,7 @@ public final class Dispatcher {
             return;
         }
         gpuJobsPerNode.merge(choice.node(), 1, Integer::sum);
+        roomiestStale = true;
         for (Budget b : inventory.getOrDefault(choice.node(), List.of())) {
             if (choice.gpuIds().contains(b.index)) {
                 b.freeMb = Math.max(0, b.freeMb - job.vramMb());

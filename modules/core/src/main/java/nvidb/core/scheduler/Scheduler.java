@@ -513,9 +513,10 @@ public final class Scheduler {
         List<GpuState> allGpus = store.db.read(() -> store.gpus.all(config.settings().headroomMb()));
         Dispatcher dispatcher = new Dispatcher(config.settings(), placementPolicy(), nodeRows, config.servers(),
                 allGpus, running);
+        dispatchLanes(pending, running, byId, dispatcher, summary);
         for (Job job : pending) {
             if (job.lane() != null || job.held()) {
-                continue; // lanes run through their own runner; held jobs wait for a person
+                continue; // lane jobs went first, in lane order; held jobs wait for a person
             }
             if (DependencyGate.evaluate(job, byId).verdict() != DependencyGate.Verdict.READY) {
                 continue;
@@ -527,6 +528,60 @@ public final class Scheduler {
             }
             launchSomewhere(job, dispatcher, summary);
         }
+    }
+
+    /**
+     * Lanes first: each lane starts its head, in lane order, once nothing of it runs (up to its
+     * concurrency) and its cards have room. A lane never steps over its head: a held or waiting
+     * head, a paused lane or a full card stops the whole lane.
+     */
+    private void dispatchLanes(List<Job> pending, List<Job> running, Map<Long, Job> byId, Dispatcher dispatcher,
+                               TickSummary summary) {
+        Map<String, List<Job>> queues = new LinkedHashMap<>();
+        pending.stream().filter(j -> j.lane() != null)
+                .sorted(java.util.Comparator.comparing((Job j) -> j.laneSeq() == null ? Long.MAX_VALUE : j.laneSeq())
+                        .thenComparingLong(Job::id))
+                .forEach(j -> queues.computeIfAbsent(j.lane(), k -> new ArrayList<>()).add(j));
+        for (Map.Entry<String, List<Job>> e : queues.entrySet()) {
+            var lane = store.db.read(() -> store.lanes.find(e.getKey())).orElse(null);
+            if (lane == null || lane.paused()) {
+                continue;
+            }
+            long busy = running.stream().filter(j -> e.getKey().equals(j.lane())).count();
+            for (Job head : e.getValue()) {
+                if (busy >= lane.concurrency() || head.held()
+                        || DependencyGate.evaluate(head, byId).verdict() != DependencyGate.Verdict.READY) {
+                    break;
+                }
+                Optional<Dispatcher.Choice> choice = dispatcher.chooseExact(head, lane.node(), lane.gpuIds());
+                if (choice.isEmpty() || !launchOn(head, choice.get(), dispatcher, summary)) {
+                    break;
+                }
+                busy++;
+            }
+        }
+    }
+
+    /** Launches a job on one given place; true when it started. */
+    private boolean launchOn(Job job, Dispatcher.Choice c, Dispatcher dispatcher, TickSummary summary) {
+        int attempt = job.attempt() + 1;
+        NodeScripts.LaunchSpec spec = new NodeScripts.LaunchSpec(job, c.node(), nodes.jobRoot(c.node()), c.gpuIds(),
+                attempt);
+        LaunchResult result;
+        try {
+            ExecResult r = nodes.run(c.node(), NodeScripts.launch(spec), launchTimeout(), true);
+            result = LaunchResult.parse(r.stdout(), r.stderr());
+        } catch (TransportException e) {
+            launchFailed(job, c.node() + ": " + e.getMessage(), summary);
+            return false;
+        }
+        if (!result.started()) {
+            launchFailed(job, c.node() + ": " + result.error(), summary);
+            return false;
+        }
+        started(job, c, result, attempt, summary);
+        dispatcher.charge(job, c);
+        return true;
     }
 
     private PlacementPolicy placementPolicy() {
@@ -586,7 +641,7 @@ public final class Scheduler {
                     + (c.gpuIds().isEmpty() ? "-" : c.gpuIds().toString()), data);
             return null;
         });
-        summary.dispatched().add(new TickSummary.Dispatched(job.id(), c.node(), c.gpuIds(), null));
+        summary.dispatched().add(new TickSummary.Dispatched(job.id(), c.node(), c.gpuIds(), job.lane()));
     }
 
     private void launchFailed(Job job, String errors, TickSummary summary) {

@@ -19,6 +19,11 @@ final class Lanes {
     record Resolved(String name, String node, List<Integer> gpuIds) {
     }
 
+    /** Lane running order: {@code lane_seq} (none last), then id. */
+    static final Comparator<Job> ORDER = Comparator
+            .comparing((Job j) -> j.laneSeq() == null ? Long.MAX_VALUE : j.laneSeq())
+            .thenComparingLong(Job::id);
+
     private final Store store;
     private final Function<String, String> nodeResolver;
 
@@ -41,7 +46,15 @@ final class Lanes {
         int colon = typed.lastIndexOf(':');
         String hint = " A lane is written <node>:<gpu>, e.g. box406:0. Known lanes: "
                 + (names.isEmpty() ? "(none yet)" : String.join(", ", names));
-        if (colon <= 0 || colon == typed.length() - 1) {
+        if (colon < 0) {
+            List<String> ambiguous = prefixMatches(typed, lanes);
+            if (ambiguous.size() > 1) {
+                throw NvidbException.usage("lane '" + typed + "' is ambiguous: it matches " + String.join(", ", ambiguous)
+                        + "; type more of the name");
+            }
+            throw NvidbException.notFound("unknown lane '" + typed + "'." + hint);
+        }
+        if (colon == 0 || colon == typed.length() - 1) {
             throw NvidbException.usage("invalid lane name '" + typed + "'." + hint);
         }
         List<Integer> gpus = new ArrayList<>();
@@ -94,12 +107,27 @@ final class Lanes {
         return null;
     }
 
+    /** Lane names that a typed name matches case-insensitively or as a prefix (for ambiguity errors). */
+    private static List<String> prefixMatches(String typed, List<LaneRecord> lanes) {
+        String lower = typed.toLowerCase(Locale.ROOT);
+        List<String> exact = new ArrayList<>();
+        List<String> prefix = new ArrayList<>();
+        for (LaneRecord l : lanes) {
+            String n = l.name().toLowerCase(Locale.ROOT);
+            if (n.equals(lower)) {
+                exact.add(l.name());
+            } else if (n.startsWith(lower)) {
+                prefix.add(l.name());
+            }
+        }
+        return exact.isEmpty() ? prefix : exact;
+    }
+
     /** The lane's queued (pending) jobs in running order. */
     List<Job> queued(String lane) {
         return store.jobs.inStates(List.of(JobState.PENDING)).stream()
                 .filter(j -> lane.equals(j.lane()))
-                .sorted(Comparator.comparing((Job j) -> j.laneSeq() == null ? Long.MAX_VALUE : j.laneSeq())
-                        .thenComparingLong(Job::id))
+                .sorted(ORDER)
                 .toList();
     }
 
@@ -142,7 +170,7 @@ final class Lanes {
     }
 
     /** Rewrites lane_seq so the queued jobs run in {@code order}, after anything running. */
-    private void renumber(String lane, List<Job> order, Instant now) {
+    void renumber(String lane, List<Job> order, Instant now) {
         long base = store.jobs.inStates(List.of(JobState.RUNNING)).stream()
                 .filter(j -> lane.equals(j.lane()) && j.laneSeq() != null)
                 .mapToLong(Job::laneSeq).max().orElse(0);

@@ -809,6 +809,11 @@ public final class QueueService implements AutoCloseable {
         return oneLine.length() <= n ? oneLine : oneLine.substring(0, n - 1) + "…";
     }
 
+    /** Lanes: listing, showing and reordering them (one transaction each, no node contact). */
+    public LaneService laneService() {
+        return new LaneService(store, config, this::resolveKnownNode, this::tick);
+    }
+
     @Override
     public void close() {
         nodes.close();

@@ -17,6 +17,7 @@ public final class LaneRepository {
             INSERT INTO lanes (name, node, gpu_ids, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
             ON CONFLICT(name) DO NOTHING
             """;
+    private static final String SET_PAUSED = "UPDATE lanes SET paused = ?, updated_at = ? WHERE name = ?";
     private static final String MAX_SEQ = "SELECT MAX(lane_seq) FROM jobs WHERE lane = ?";
 
     private final Database db;
@@ -45,6 +46,20 @@ public final class LaneRepository {
                 ps.executeUpdate();
             }
             return null;
+        });
+    }
+
+    /** Pauses (no new starts) or resumes a lane; returns whether the row changed. */
+    public boolean setPaused(String name, boolean paused, Instant now) {
+        return Rows.sql(() -> {
+            Optional<LaneRecord> current = find(name);
+            if (current.isEmpty() || current.get().paused() == paused) {
+                return false;
+            }
+            try (PreparedStatement ps = db.connection().prepareStatement(SET_PAUSED)) {
+                Rows.bind(ps, paused ? 1 : 0, now, name);
+                return ps.executeUpdate() > 0;
+            }
         });
     }
 

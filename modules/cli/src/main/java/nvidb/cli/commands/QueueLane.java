@@ -1,0 +1,279 @@
+package nvidb.cli.commands;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import nvidb.cli.output.LaneViews;
+import nvidb.cli.output.Output;
+import nvidb.cli.output.Views;
+import nvidb.core.error.NvidbException;
+import nvidb.core.service.LaneService;
+import nvidb.core.util.Ids;
+import nvidb.core.util.Times;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * {@code queue lane LANE [SUB]}: one lane's queue in running order, and the ways to reorder it.
+ * Every change is one database write — instant, and fine while the node is unreachable. The lane
+ * named is the lane acted on: a job that is not queued in it is refused.
+ */
+@Command(name = "lane", mixinStandardHelpOptions = true, description = {
+        "One lane's queue, in running order (LANE is <node>:<gpu>; prefixes work).",
+        "Positions are 1-based over the queued jobs; a running job cannot be reordered."},
+        subcommands = {QueueLane.Move.class, QueueLane.Swap.class, QueueLane.Skip.class, QueueLane.Assign.class,
+                QueueLane.Pause.class, QueueLane.Resume.class, QueueLane.Runner.class})
+public final class QueueLane extends BaseCommand {
+    @Parameters(index = "0", paramLabel = "LANE", description = "The lane, <node>:<gpu> (exact, case-insensitive, or unique prefix).")
+    String lane;
+
+    @Mixin
+    TickOptions tick;
+
+    @Override
+    protected int execute() {
+        service().tick(tick.read());
+        LaneService.LaneView v = service().laneService().show(lane);
+        if (json()) {
+            out().document(LaneViews.view(v, now()));
+        } else {
+            out().line(LaneViews.detail(v, now()));
+        }
+        return 0;
+    }
+
+    /** What the subcommands share: the lane their parent named. */
+    abstract static class Sub extends BaseCommand {
+        @ParentCommand
+        QueueLane parent;
+
+        LaneService lanes() {
+            return service().laneService();
+        }
+
+        String lane() {
+            return parent.lane;
+        }
+    }
+
+    @Command(name = "move", mixinStandardHelpOptions = true, description = {
+            "Move a queued job of this lane: --to head|tail|N, or --before/--after another queued job.",
+            "N is 1-based over the queued jobs (1 = next to run); out of range goes to the end."})
+    public static final class Move extends Sub {
+        @Parameters(index = "0", paramLabel = "ID", description = "The job to move.")
+        String id;
+
+        @Option(names = "--to", paramLabel = "head|tail|N", description = "The slot to move it to.")
+        String to;
+
+        @Option(names = "--before", paramLabel = "ID", description = "Just before this queued job.")
+        String before;
+
+        @Option(names = "--after", paramLabel = "ID", description = "Just after this queued job.")
+        String after;
+
+        @Override
+        protected int execute() {
+            LaneService.Moved m = lanes().move(lane(), Ids.parse(id), to, before == null ? null : Ids.parse(before),
+                    after == null ? null : Ids.parse(after));
+            if (json()) {
+                ObjectNode o = Output.object();
+                o.put("ok", true);
+                o.put("id", m.id());
+                o.put("lane", m.lane());
+                o.put("position", m.position());
+                out().document(o);
+            } else {
+                out().line("job " + m.id() + " is now #" + m.position() + " in " + m.lane());
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "swap", mixinStandardHelpOptions = true, description = "Swap two queued jobs of this lane.")
+    public static final class Swap extends Sub {
+        @Parameters(index = "0", paramLabel = "A", description = "One job.")
+        String a;
+
+        @Parameters(index = "1", paramLabel = "B", description = "The other job.")
+        String b;
+
+        @Override
+        protected int execute() {
+            long x = Ids.parse(a);
+            long y = Ids.parse(b);
+            LaneService.Swapped s = lanes().swap(lane(), x, y);
+            if (json()) {
+                ObjectNode o = Output.object();
+                o.put("ok", true);
+                o.put("lane", s.lane());
+                o.set("order", LaneViews.ids(s.order()));
+                out().document(o);
+            } else {
+                out().line("swapped jobs " + x + " and " + y + " in " + s.lane());
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "skip", mixinStandardHelpOptions = true, description = {
+            "Send the next job to the back of the lane (also the way past a held head)."})
+    public static final class Skip extends Sub {
+        @Mixin
+        NoTickOption tick;
+
+        @Override
+        protected int execute() {
+            LaneService.Skipped s = lanes().skip(lane(), tick.after());
+            if (json()) {
+                ObjectNode o = Output.object();
+                o.put("ok", true);
+                o.put("lane", s.lane());
+                if (s.skipped() == null) {
+                    o.putNull("skipped");
+                } else {
+                    o.put("skipped", s.skipped());
+                    o.set("order", LaneViews.ids(s.order()));
+                }
+                o.set("tick", Views.tick(s.tick()));
+                out().document(o);
+            } else if (s.skipped() == null) {
+                out().line("lane " + s.lane() + " has nothing to skip past");
+            } else {
+                out().line("job " + s.skipped() + " moved to the back of " + s.lane());
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "assign", mixinStandardHelpOptions = true, description = {
+            "Put a queued job into this lane (its node pin becomes the lane's node), or take it out with --none",
+            "(it then waits in the free pool, pinned to no node)."})
+    public static final class Assign extends Sub {
+        @Parameters(index = "0", paramLabel = "ID", description = "The job.")
+        String id;
+
+        @Option(names = "--at", paramLabel = "head|tail|N", description = "Where in the lane (default tail).")
+        String at;
+
+        @Option(names = "--none", description = "Take the job out of this lane.")
+        boolean none;
+
+        @Mixin
+        NoTickOption tick;
+
+        @Override
+        protected int execute() {
+            if (none && at != null) {
+                throw NvidbException.usage("--at places a job in the lane; it makes no sense with --none");
+            }
+            long job = Ids.parse(id);
+            LaneService.Assigned a = none ? lanes().unassign(lane(), job, tick.after())
+                    : lanes().assign(lane(), job, at, tick.after());
+            if (json()) {
+                ObjectNode o = Output.object();
+                o.put("ok", true);
+                o.put("id", a.id());
+                o.put("lane", a.lane());
+                o.put("previous", a.previous());
+                if (!none) {
+                    o.put("position", a.position());
+                }
+                o.set("tick", Views.tick(a.tick()));
+                out().document(o);
+            } else if (none) {
+                out().line("job " + a.id() + " left lane " + a.previous());
+            } else {
+                out().line("job " + a.id() + " queued in " + a.lane() + " at #" + a.position());
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "pause", mixinStandardHelpOptions = true, description = {
+            "Stop starting new jobs in this lane; a job already running is left alone."})
+    public static final class Pause extends Sub {
+        @Override
+        protected int execute() {
+            LaneService.Switched s = lanes().pause(lane());
+            if (json()) {
+                ObjectNode o = Output.object();
+                o.put("ok", true);
+                o.set("lane", LaneViews.lane(s.lane(), false));
+                o.set("tick", Output.object());
+                out().document(o);
+            } else {
+                out().line("lane " + s.lane().name() + " paused; jobs already running are left alone");
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "resume", mixinStandardHelpOptions = true, description = "Let a paused lane start jobs again.")
+    public static final class Resume extends Sub {
+        @Mixin
+        NoTickOption tick;
+
+        @Override
+        protected int execute() {
+            LaneService.Switched s = lanes().resume(lane(), tick.after());
+            if (json()) {
+                ObjectNode o = Output.object();
+                o.put("ok", true);
+                o.set("lane", LaneViews.lane(s.lane(), false));
+                o.set("tick", Views.tick(s.tick()));
+                out().document(o);
+            } else {
+                out().line("lane " + s.lane().name() + " resumed");
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "runner", mixinStandardHelpOptions = true, description = {
+            "The node side of the lane: `runner` (status) says whether a runner is up; exit 1 when one is",
+            "enabled but not up. This version has no lane runners, so `restart` is refused."})
+    public static final class Runner extends Sub {
+        static final String NONE = "lane runners are not available in this version; the scheduler dispatches lane jobs itself";
+
+        @Parameters(index = "0", arity = "0..1", paramLabel = "ACTION", description = "status (default) or restart.")
+        String action;
+
+        @Mixin
+        TickOptions tick;
+
+        @Override
+        protected int execute() {
+            String a = action == null ? "status" : action.strip().toLowerCase(java.util.Locale.ROOT);
+            switch (a) {
+                case "status" -> {
+                    return status();
+                }
+                case "restart" -> throw NvidbException.failed(NONE);
+                default -> throw NvidbException.usage("unknown runner action '" + action + "'; use status or restart");
+            }
+        }
+
+        private int status() {
+            service().tick(tick.read());
+            LaneService.RunnerStatus r = lanes().runner(lane());
+            boolean enabled = r.lane().runner();
+            if (json()) {
+                ObjectNode o = Output.object();
+                o.put("lane", r.lane().name());
+                o.put("enabled", enabled);
+                o.put("up", r.up());
+                o.put("seen", Times.iso(r.lane().runnerSeenAt()));
+                o.set("state", Views.parsed(r.lane().runnerStateJson()));
+                o.put("blocked", r.blocked());
+                out().document(o);
+            } else if (!enabled) {
+                out().line("lane " + r.lane().name() + ": runner disabled");
+            } else {
+                out().line("lane " + r.lane().name() + ": no runner (" + NONE + ")");
+            }
+            return enabled && !r.up() ? 1 : 0;
+        }
+    }
+}

@@ -1,0 +1,109 @@
+package nvidb.cli.output;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Instant;
+import java.util.List;
+import nvidb.core.model.Job;
+import nvidb.core.model.LaneRecord;
+import nvidb.core.service.LaneService.LaneView;
+import nvidb.core.util.Sizes;
+import nvidb.core.util.Times;
+
+/** Lanes as {@code --json} prints them (Lane, LaneView) and as tables for people. */
+public final class LaneViews {
+    private LaneViews() {
+    }
+
+    /** A lane's own record: the reference's Lane keys, in its order. */
+    public static ObjectNode lane(LaneRecord l, boolean runnerUp) {
+        ObjectNode o = Output.object();
+        o.put("name", l.name());
+        o.put("node", l.node());
+        ArrayNode gpus = o.putArray("gpu_ids");
+        l.gpuIds().forEach(gpus::add);
+        o.put("paused", l.paused());
+        o.put("concurrency", l.concurrency());
+        o.put("runner", l.runner());
+        o.put("runner_up", runnerUp);
+        o.set("runner_state", Views.parsed(l.runnerStateJson()));
+        o.put("runner_seen_at", Times.iso(l.runnerSeenAt()));
+        o.put("created_at", Times.iso(l.createdAt()));
+        o.put("updated_at", Times.iso(l.updatedAt()));
+        return o;
+    }
+
+    /** Lane + node_state, running, queued (in running order) and blocked. */
+    public static ObjectNode view(LaneView v, Instant now) {
+        ObjectNode o = lane(v.lane(), v.runnerUp());
+        o.put("node_state", v.nodeState());
+        o.set("running", Views.jobs(v.running(), now));
+        o.set("queued", Views.jobs(v.queued(), now));
+        o.put("blocked", v.blocked());
+        return o;
+    }
+
+    public static ArrayNode ids(List<Long> ids) {
+        ArrayNode a = Output.array();
+        ids.forEach(a::add);
+        return a;
+    }
+
+    /** {@code queue lanes} without {@code --json}. */
+    public static String table(List<LaneView> views) {
+        if (views.isEmpty()) {
+            return "no lanes yet (run `nvidb queue tick` to discover the GPUs)";
+        }
+        Table t = new Table("LANE", "STATE", "RUNNER", "RUN", "QUEUED", "NOW", "NEXT", "BLOCKED");
+        for (LaneView v : views) {
+            LaneRecord l = v.lane();
+            String now = v.running().isEmpty() ? "-" : Table.clip(label(v.running().getFirst()), 22);
+            String next = v.queued().isEmpty() ? "-" : Table.clip(v.queued().getFirst().id()
+                    + (v.queued().getFirst().name().isEmpty() ? "" : " " + v.queued().getFirst().name()), 22);
+            t.row(l.name(), l.paused() ? "paused" : v.nodeState(), runner(v), v.running().size(), v.queued().size(),
+                    now, next, v.blocked() == null ? "-" : Table.clip(v.blocked(), 40));
+        }
+        return t.render("");
+    }
+
+    private static String label(Job j) {
+        return j.name().isEmpty() ? String.valueOf(j.id()) : j.name();
+    }
+
+    /** off when the lane's runner is switched off, up when one answers, else "-": none exists in this version. */
+    private static String runner(LaneView v) {
+        if (!v.lane().runner()) {
+            return "off";
+        }
+        return v.runnerUp() ? "up" : "-";
+    }
+
+    /** {@code queue lane L} without {@code --json}. */
+    public static String detail(LaneView v, Instant now) {
+        LaneRecord l = v.lane();
+        StringBuilder sb = new StringBuilder();
+        sb.append("LANE ").append(l.name()).append("  [").append(l.paused() ? "paused" : v.nodeState()).append("]  node=")
+                .append(l.node()).append(" gpu=").append(HumanViews.gpus(l.gpuIds())).append("  ")
+                .append(!l.runner() ? "runner off" : v.runnerUp() ? "runner up" : "no runner");
+        if (l.concurrency() != 1) {
+            sb.append("  concurrency=").append(l.concurrency());
+        }
+        if (v.blocked() != null) {
+            sb.append("\n  blocked: ").append(v.blocked());
+        }
+        sb.append('\n');
+        if (!v.running().isEmpty()) {
+            sb.append("\nRUNNING\n").append(HumanViews.jobTable(v.running(), now, "  ")).append('\n');
+        }
+        sb.append("\nQUEUED (in order)\n");
+        Table t = new Table("#", "ID", "STATE", "NAME", "VRAM", "WHAT");
+        int i = 0;
+        for (Job j : v.queued()) {
+            t.row(++i, j.id(), j.held() ? "held" : "pending", Table.clip(j.name().isEmpty() ? "-" : j.name(), 24),
+                    j.vramMb() > 0 ? Sizes.format(j.vramMb()) : "-",
+                    Table.clip(j.held() ? j.heldReason() : j.command(), 50));
+        }
+        sb.append(t.render("  "));
+        return sb.toString();
+    }
+}
