@@ -74,9 +74,10 @@ public final class NodeProbeScript {
     public NodeReport parse(String output) {
         Map<String, StringBuilder> sections = new LinkedHashMap<>();
         StringBuilder current = null;
+        String prefix = marker + " ";
         for (String line : output.split("\n", -1)) {
-            if (line.startsWith(marker + " ")) {
-                String name = line.substring(marker.length() + 1).strip();
+            if (line.startsWith(prefix)) {
+                String name = line.substring(prefix.length()).strip();
                 current = new StringBuilder();
                 sections.put(name, current);
             } else if (current != null) {

@@ -57,6 +57,9 @@ final class RankedPolicy implements PlacementPolicy {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(candidates, "candidates");
         int wanted = request.gpus();
+        if (wanted == 1) {
+            return bestSingle(candidates);
+        }
 
         // LinkedHashMap keeps the nodes in the order core listed them, which is configuration order.
         Map<String, List<GpuBudget>> byNode = new LinkedHashMap<>();
@@ -86,5 +89,26 @@ final class RankedPolicy implements PlacementPolicy {
         // Ascending indices: the order CUDA_VISIBLE_DEVICES is written in, whatever ranked them.
         List<Integer> ids = best.gpus().stream().map(GpuBudget::index).sorted().toList();
         return Optional.of(new Placement(best.node(), ids));
+    }
+
+    /**
+     * The one-GPU case of {@link #place} in one pass, without grouping or sorting: it is most of
+     * a dispatch pass's work. Same ranking: room, then fewer queue jobs, then the earlier node
+     * (candidates come in configuration order), then the lower index (strict comparison keeps
+     * the first of equals).
+     */
+    private Optional<Placement> bestSingle(List<GpuBudget> candidates) {
+        GpuBudget best = null;
+        for (GpuBudget gpu : candidates) {
+            if (best == null || gpuRank.compare(gpu, best) < 0 && !sameRankOtherNode(gpu, best)) {
+                best = gpu;
+            }
+        }
+        return best == null ? Optional.empty() : Optional.of(new Placement(best.node(), List.of(best.index())));
+    }
+
+    /** Equal room and jobs on a later node: the earlier node keeps the job, whatever the index. */
+    private static boolean sameRankOtherNode(GpuBudget gpu, GpuBudget best) {
+        return gpu.freeMb() == best.freeMb() && gpu.queueJobs() == best.queueJobs() && !gpu.node().equals(best.node());
     }
 }

@@ -101,8 +101,8 @@ final class SmiSection {
         List<String> current = null;
         for (String raw : lines) {
             String line = raw.strip();
-            Matcher m = MARK.matcher(line);
-            if (m.matches()) {
+            Matcher m = line.startsWith("@@") ? MARK.matcher(line) : null;
+            if (m != null && m.matches()) {
                 if (m.group(1).equals(GPUS_MARK)) {
                     gpusRc = m.group(2);
                     current = gpuLines;
@@ -216,6 +216,9 @@ final class SmiSection {
 
     /** The cell as a whole number (a fraction is dropped), or null when it is not one. */
     private static Integer integer(String cell) {
+        if (!cell.isEmpty() && cell.length() <= 9 && cell.chars().allMatch(Character::isDigit)) {
+            return Integer.valueOf(cell); // the usual cell: plain digits, no regex needed
+        }
         Matcher m = NUMBER.matcher(cell);
         return m.matches() ? Integer.valueOf(m.group(1)) : null;
     }
