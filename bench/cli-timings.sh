@@ -5,6 +5,8 @@
 #
 #   (0) nvidb --version                                   the JVM and the launcher alone
 #   (a) nvidb job submit --json --gpus 0 -- true          on an empty queue (reset before each run)
+#   (a') the same with --no-tick                          (a) less the scheduler pass it runs after
+#                                                         the insert (probe the local node, start the job)
 #   (b) nvidb job ls --json --no-tick                     10,000 jobs in the queue (prints 100)
 #   (c) nvidb job ls --json --no-tick -n 0                10,000 jobs in the queue (prints them all)
 #
@@ -109,6 +111,8 @@ say "(0) --version"
 measure version "" -- "$NVIDB_BIN" --version
 say "(a) job submit on an empty queue"
 measure submit "rm -rf '$empty' && cp -R '$snapshot' '$empty'" -- "$NVIDB_BIN" job submit --json --gpus 0 -- true
+say "(a') job submit --no-tick on an empty queue"
+measure submitnt "rm -rf '$empty' && cp -R '$snapshot' '$empty'" -- "$NVIDB_BIN" job submit --json --gpus 0 --no-tick -- true
 
 # --- (b) and (c): 10,000 jobs -------------------------------------------------------------------
 full=$tmp/full-home
@@ -146,5 +150,6 @@ printf '%s runs after %s warm-up runs, timed with %s; %s CPUs, load %s; AOT cach
 printf '%-62s %8s %8s %8s %8s\n' "command (wall time, ms; cpu: mean user+sys)" median p90 min cpu
 row "(0) nvidb --version" version
 row "(a) nvidb job submit --json --gpus 0 -- true  (empty queue)" submit
+row "(a') ... --no-tick  (no scheduler pass)" submitnt
 row "(b) nvidb job ls --json --no-tick  (10,000 jobs)" ls100
 row "(c) nvidb job ls --json --no-tick -n 0  (10,000 jobs)" lsall

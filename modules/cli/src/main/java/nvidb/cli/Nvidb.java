@@ -103,13 +103,15 @@ public final class Nvidb implements Runnable, ContextHolder {
         String leaf = words.size() > 1 ? words.get(1) : null;
         boolean known = "plugins".equals(group) || ("job".equals(group) && JobCommand.SUBCOMMANDS.containsKey(leaf))
                 || ("queue".equals(group) && QueueCommand.SUBCOMMANDS.containsKey(leaf));
-        if (!known || "queue".equals(group)) {
+        // "nvidb --version" (or -V) alone prints the version and nothing of the subcommands.
+        boolean versionOnly = args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"));
+        if (!versionOnly && (!known || "queue".equals(group))) {
             cli.addSubcommand(group(new QueueCommand(), QueueCommand.SUBCOMMANDS, known ? leaf : null));
         }
-        if (!known || "job".equals(group)) {
+        if (!versionOnly && (!known || "job".equals(group))) {
             cli.addSubcommand(group(new JobCommand(), JobCommand.SUBCOMMANDS, known ? leaf : null));
         }
-        if (!known || "plugins".equals(group)) {
+        if (!versionOnly && (!known || "plugins".equals(group))) {
             cli.addSubcommand(new PluginsCommand());
         }
         cli.setOut(new java.io.PrintWriter(context.output().out(), true));

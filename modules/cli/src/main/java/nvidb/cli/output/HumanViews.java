@@ -113,7 +113,7 @@ public final class HumanViews {
             field(sb, "tags", String.join(",", j.tags()));
         }
         if (!j.env().isEmpty()) {
-            field(sb, "env", Output.MAPPER.valueToTree(j.env()).toString());
+            field(sb, "env", JsonText.compact(j.env()));
         }
         if (j.lastError() != null) {
             field(sb, "error", j.lastError());

@@ -1,12 +1,7 @@
 package nvidb.cli.output;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.util.DefaultIndenter;
-import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
-import com.fasterxml.jackson.core.util.Separators;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.FileOutputStream;
 import java.io.FileDescriptor;
@@ -20,15 +15,6 @@ import nvidb.core.error.ErrorCode;
  * The only place that touches the process's standard streams.
  */
 public final class Output {
-    static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final ObjectWriter PRETTY = MAPPER.writer(new DefaultPrettyPrinter()
-            .withObjectIndenter(new DefaultIndenter("  ", "\n"))
-            .withArrayIndenter(new DefaultIndenter("  ", "\n"))
-            .withSeparators(Separators.createDefaultInstance()
-                    .withObjectFieldValueSpacing(Separators.Spacing.AFTER)
-                    .withObjectEmptySeparator("")
-                    .withArrayEmptySeparator("")));
-
     private final PrintStream out;
     private final PrintStream err;
     private boolean json;
@@ -52,23 +38,20 @@ public final class Output {
         return json;
     }
 
+    /** A new JSON object (the nodes an {@code ObjectMapper} creates, without creating one). */
     public static ObjectNode object() {
-        return MAPPER.createObjectNode();
+        return JsonNodeFactory.instance.objectNode();
     }
 
     public static com.fasterxml.jackson.databind.node.ArrayNode array() {
-        return MAPPER.createArrayNode();
+        return JsonNodeFactory.instance.arrayNode();
     }
 
     /** Prints one JSON document (pretty, two-space indent, trailing newline). */
     public void document(JsonNode node) {
-        try {
-            out.print(PRETTY.writeValueAsString(node));
-            out.print('\n');
-            out.flush();
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        JsonText.prettyTo(node, out);
+        out.print('\n');
+        out.flush();
     }
 
     /** A line of human text on stdout. */

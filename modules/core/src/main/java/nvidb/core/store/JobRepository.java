@@ -249,11 +249,14 @@ public final class JobRepository {
     }
 
     private static Object toSql(Object value) {
-        return switch (value) {
-            case JobState s -> s.label();
-            case List<?> l -> Json.write(l);
-            case null, default -> value;
-        };
+        // Not a pattern switch: that would spin a class at run time (see Rows.bind).
+        if (value instanceof JobState s) {
+            return s.label();
+        }
+        if (value instanceof List<?> l) {
+            return Json.write(l);
+        }
+        return value;
     }
 
     public int delete(long id) {
