@@ -129,8 +129,11 @@ public final class JobSubmit extends BaseCommand {
         if (job.state() == JobState.RUNNING) {
             return "  running on " + job.node() + " GPU " + (job.gpuIds().isEmpty() ? "-" : job.gpuIds());
         }
-        if (job.state() == JobState.FAILED) {
-            return "  " + (job.lastError() == null ? "failed" : job.lastError());
+        if (job.state() == JobState.COMPLETED) {
+            return "  completed on " + job.node() + " (exit 0); its output: nvidb job logs " + job.id();
+        }
+        if (job.state().terminal()) {
+            return "  " + job.state().label() + (job.lastError() == null ? "" : ": " + job.lastError());
         }
         if (job.held()) {
             return "  held: " + job.heldReason();
