@@ -9,7 +9,6 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.BooleanNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.NumericNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -159,79 +158,9 @@ public final class Json implements MapperHolder {
 
     /** The tree of {@code text} when it is one JSON value of the usual kinds; null otherwise. */
     public static JsonNode parseTree(JsonFactory factory, String text) {
-        try (JsonParser p = factory.createParser(text)) {
-            JsonToken t = p.nextToken();
-            if (t == null) {
-                return null;
-            }
-            JsonNode node = treeNode(p, t);
-            return node != null && p.nextToken() == null ? node : null;
-        } catch (IOException e) {
-            return null;
-        }
+        return nvidb.core.util.JsonTrees.parse(factory, text);
     }
 
-    // What databind's JsonNodeDeserializer builds for each token under default features.
-    private static JsonNode treeNode(JsonParser p, JsonToken t) throws IOException {
-        JsonNodeFactory f = JsonNodeFactory.instance;
-        switch (t) {
-            case START_OBJECT -> {
-                ObjectNode o = f.objectNode();
-                for (t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
-                    String key = p.currentName();
-                    JsonNode value = treeNode(p, p.nextToken());
-                    if (value == null || o.has(key)) {
-                        return null;
-                    }
-                    o.set(key, value);
-                }
-                return t == JsonToken.END_OBJECT ? o : null;
-            }
-            case START_ARRAY -> {
-                ArrayNode a = f.arrayNode();
-                for (t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
-                    if (t == null) {
-                        return null;
-                    }
-                    JsonNode value = treeNode(p, t);
-                    if (value == null) {
-                        return null;
-                    }
-                    a.add(value);
-                }
-                return a;
-            }
-            case VALUE_STRING -> {
-                return f.textNode(p.getText());
-            }
-            case VALUE_NUMBER_INT -> {
-                return switch (p.getNumberType()) {
-                    case INT -> f.numberNode(p.getIntValue());
-                    case LONG -> f.numberNode(p.getLongValue());
-                    default -> null;
-                };
-            }
-            case VALUE_NUMBER_FLOAT -> {
-                JsonParser.NumberTypeFP type = p.getNumberTypeFP();
-                if (type == JsonParser.NumberTypeFP.BIG_DECIMAL || type == JsonParser.NumberTypeFP.FLOAT32) {
-                    return null;
-                }
-                return f.numberNode(p.getDoubleValue());
-            }
-            case VALUE_TRUE -> {
-                return f.booleanNode(true);
-            }
-            case VALUE_FALSE -> {
-                return f.booleanNode(false);
-            }
-            case VALUE_NULL -> {
-                return f.nullNode();
-            }
-            default -> {
-                return null;
-            }
-        }
-    }
 
     public static List<Long> longs(String text) {
         if (text == null || text.isBlank()) {
