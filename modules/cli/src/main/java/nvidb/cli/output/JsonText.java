@@ -15,7 +15,6 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.NumericNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import com.fasterxml.jackson.databind.node.ValueNode;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
@@ -144,39 +143,9 @@ final class JsonText {
         }
     }
 
-    /**
-     * Writes a tree of the standard node types exactly as their own {@code serialize} methods do
-     * under a default mapper; false for any other node (POJO, binary, raw, missing).
-     */
+    /** See {@link nvidb.core.util.JsonTrees#write}. */
     private static boolean writeTree(JsonGenerator g, JsonNode node) throws IOException {
-        // An if chain, not a pattern switch: each pattern switch spins a class at run time
-        // (SwitchBootstraps), which the AOT cache does not keep.
-        if (node instanceof ObjectNode o) {
-            g.writeStartObject(o, o.size());
-            for (Map.Entry<String, JsonNode> e : o.properties()) {
-                g.writeFieldName(e.getKey());
-                if (!writeTree(g, e.getValue())) {
-                    return false;
-                }
-            }
-            g.writeEndObject();
-        } else if (node instanceof ArrayNode a) {
-            g.writeStartArray(a, a.size());
-            for (JsonNode child : a) {
-                if (!writeTree(g, child)) {
-                    return false;
-                }
-            }
-            g.writeEndArray();
-        } else if (node instanceof TextNode || node instanceof NumericNode || node instanceof BooleanNode) {
-            // These write their value alone; none of them consults the provider.
-            ((ValueNode) node).serialize(g, null);
-        } else if (node instanceof NullNode) {
-            g.writeNull();
-        } else {
-            return false;
-        }
-        return true;
+        return nvidb.core.util.JsonTrees.write(g, node);
     }
 
     /** {@code ObjectMapper.readTree(text)}: the same nodes, or the same exception. */

@@ -7,12 +7,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.BooleanNode;
-import com.fasterxml.jackson.databind.node.NullNode;
-import com.fasterxml.jackson.databind.node.NumericNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.node.TextNode;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.util.ArrayList;
@@ -113,37 +107,9 @@ public final class Json implements MapperHolder {
         return o.getClass().getName().startsWith("java.util.");
     }
 
-    /**
-     * Writes a tree of the standard node types exactly as their own {@code serialize} methods do
-     * under a default mapper; false for any other node (POJO, binary, raw, missing).
-     */
+    /** See {@link nvidb.core.util.JsonTrees#write}. */
     public static boolean writeTree(JsonGenerator g, JsonNode node) throws IOException {
-        if (node instanceof ObjectNode o) {
-            g.writeStartObject(o, o.size());
-            for (Map.Entry<String, JsonNode> e : o.properties()) {
-                g.writeFieldName(e.getKey());
-                if (!writeTree(g, e.getValue())) {
-                    return false;
-                }
-            }
-            g.writeEndObject();
-        } else if (node instanceof ArrayNode a) {
-            g.writeStartArray(a, a.size());
-            for (JsonNode child : a) {
-                if (!writeTree(g, child)) {
-                    return false;
-                }
-            }
-            g.writeEndArray();
-        } else if (node instanceof TextNode || node instanceof NumericNode || node instanceof BooleanNode) {
-            // These write their value alone; none of them consults the provider.
-            ((com.fasterxml.jackson.databind.node.ValueNode) node).serialize(g, null);
-        } else if (node instanceof NullNode) {
-            g.writeNull();
-        } else {
-            return false;
-        }
-        return true;
+        return nvidb.core.util.JsonTrees.write(g, node);
     }
 
     /**

@@ -8,6 +8,12 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.util.Map;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.node.BooleanNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.NumericNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 
 /**
  * JSON trees read with jackson-core's streaming parser, without building an ObjectMapper (whose
@@ -92,5 +98,39 @@ public final class JsonTrees {
                 return null;
             }
         }
+    }
+
+    /**
+     * Writes a tree of the standard node types exactly as their own {@code serialize} methods do
+     * under a default mapper (an if chain, not a pattern switch: each pattern
+     * switch spins a class at run time that the AOT cache does not keep); false for any other node (POJO, binary, raw, missing).
+     */
+    public static boolean write(JsonGenerator g, JsonNode node) throws IOException {
+        if (node instanceof ObjectNode o) {
+            g.writeStartObject(o, o.size());
+            for (Map.Entry<String, JsonNode> e : o.properties()) {
+                g.writeFieldName(e.getKey());
+                if (!write(g, e.getValue())) {
+                    return false;
+                }
+            }
+            g.writeEndObject();
+        } else if (node instanceof ArrayNode a) {
+            g.writeStartArray(a, a.size());
+            for (JsonNode child : a) {
+                if (!write(g, child)) {
+                    return false;
+                }
+            }
+            g.writeEndArray();
+        } else if (node instanceof TextNode || node instanceof NumericNode || node instanceof BooleanNode) {
+            // These write their value alone; none of them consults the provider.
+            ((com.fasterxml.jackson.databind.node.ValueNode) node).serialize(g, null);
+        } else if (node instanceof NullNode) {
+            g.writeNull();
+        } else {
+            return false;
+        }
+        return true;
     }
 }
