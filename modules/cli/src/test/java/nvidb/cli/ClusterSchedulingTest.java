@@ -34,7 +34,8 @@ class ClusterSchedulingTest {
     }
 
     private void config(String extraQueue, String alphaExtra, boolean withBeta) throws Exception {
-        StringBuilder y = new StringBuilder("queue:\n  tick_min_interval: 0.5\n  headroom_mb: 512\n");
+        StringBuilder y = new StringBuilder("queue:\n  tick_min_interval: 0.5\n  headroom_mb: 512\n  lane_spool_root: ")
+                .append(tmp.resolve("spool")).append('\n');
         y.append(extraQueue);
         y.append("servers:\n");
         y.append(node("alpha", alpha, alphaExtra));
@@ -224,8 +225,9 @@ class ClusterSchedulingTest {
     }
 
     @Test
-    void laneJobsRunStrictlyInOrderOnTheLaneCard() throws Exception {
+    void laneJobsRunStrictlyInOrderOnTheLaneCardWhenTheSchedulerStartsThem() throws Exception {
         config("", "", false);
+        cli.json("queue", "lane", "alpha:1", "runner", "off"); // the scheduler, not a runner, starts this lane's jobs
         Path log = tmp.resolve("lane.log");
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < 3; i++) {

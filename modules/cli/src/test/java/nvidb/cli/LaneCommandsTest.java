@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import nvidb.testkit.FakeNvidiaSmi;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,8 +35,13 @@ class LaneCommandsTest {
                 .gpu(0, "NVIDIA GeForce RTX 3090 Ti", 24564).gpu(1, "NVIDIA GeForce RTX 3090 Ti", 24564);
         other = FakeNvidiaSmi.install("abox", tmp.resolve("abox/bin"), tmp.resolve("abox/state"))
                 .gpu(0, "NVIDIA A100 80GB PCIe", 81920);
-        cli.write(".nvidb/queue.yml", "queue:\n  tick_min_interval: 0.5\n  headroom_mb: 512\nservers:\n"
-                + node("box406", box) + node("abox", other));
+        cli.write(".nvidb/queue.yml", "queue:\n  tick_min_interval: 0.5\n  headroom_mb: 512\n  lane_idle_exit: 5\n"
+                + "  lane_spool_root: " + tmp.resolve("spool") + "\nservers:\n" + node("box406", box) + node("abox", other));
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        LaneRunnerScenarios.stopRunnersAndJobs(tmp.resolve("spool"), tmp.resolve("box406-jobs"), tmp.resolve("abox-jobs"));
     }
 
     private String node(String name, FakeNvidiaSmi fake) {
@@ -199,7 +205,8 @@ class LaneCommandsTest {
         assertTrue(paused.path("ok").asBoolean());
         assertEquals(LANE, paused.path("lane").path("name").asText());
         assertTrue(paused.path("lane").path("paused").asBoolean());
-        assertEquals("{}", paused.path("tick").toString());
+        assertEquals("{\"ran\":false,\"skipped\":\"not_needed\"}", paused.path("tick").toString(),
+                "nothing was staged with a runner, so no pass was needed");
         List<String> keys = new ArrayList<>();
         paused.path("lane").fieldNames().forEachRemaining(keys::add);
         assertEquals(List.of("name", "node", "gpu_ids", "paused", "concurrency", "runner", "runner_up", "runner_state",
@@ -234,7 +241,7 @@ class LaneCommandsTest {
         assertEquals(List.of("name", "node", "gpu_ids", "paused", "concurrency", "runner", "runner_up", "runner_state",
                 "runner_seen_at", "created_at", "updated_at", "node_state", "running", "queued", "blocked"), keys);
         assertEquals("up", first.path("node_state").asText());
-        assertFalse(first.path("runner_up").asBoolean());
+        assertTrue(first.path("runner_up").asBoolean(), "the tick started the lane's runner: " + first);
         assertTrue(first.path("blocked").isNull(), first.toString());
         // The lane runs one job at a time, in order: whatever started is its head; the rest wait behind it.
         List<Long> order = new ArrayList<>();
@@ -262,6 +269,11 @@ class LaneCommandsTest {
 
         // A prefix names a lane; a drained node blocks its lanes.
         assertEquals("abox:0", cli.json("queue", "lane", "abo", "--no-tick").path("name").asText());
+        assertEquals("box406:0,1", cli.json("queue", "lane", "box406:1,0", "--no-tick").path("name").asText());
+        assertEquals("box406:1", cli.json("queue", "lane", "box406:1", "--no-tick").path("name").asText(),
+                "a full lane name is never completed to another lane");
+        assertEquals("box406:1", cli.json("queue", "lane", "box4:1", "--no-tick").path("name").asText(),
+                "a node prefix is completed");
         cli.json("queue", "drain", "box406");
         assertEquals("node box406 is drained", cli.json("queue", "lane", LANE, "--no-tick").path("blocked").asText());
         cli.json("job", "cancel", String.valueOf(a), String.valueOf(b));
@@ -343,7 +355,8 @@ class LaneCommandsTest {
     }
 
     @Test
-    void theRunnerIsReportedAbsentRatherThanPretended() {
+    void aLaneWhoseRunnerHasNotStartedSaysSo() {
+        cli.json("queue", "tick"); // the node is up; the job below is queued without a pass
         laneJob(LANE, "a");
         Cli.Result status = fails(1, "queue", "lane", LANE, "runner", "--json", "--no-tick");
         JsonNode r = status.json();
@@ -351,8 +364,7 @@ class LaneCommandsTest {
         assertTrue(r.path("enabled").asBoolean());
         assertFalse(r.path("up").asBoolean());
         assertTrue(r.path("state").isNull());
-        Cli.Result restart = fails(1, "queue", "lane", LANE, "runner", "restart");
-        assertTrue(restart.err().contains("lane runners are not available in this version"), restart.err());
+        assertEquals("waiting for a runner on the node", r.path("blocked").asText(), r.toString());
         fails(64, "queue", "lane", LANE, "runner", "sideways");
     }
 }

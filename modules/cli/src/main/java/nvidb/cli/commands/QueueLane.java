@@ -23,7 +23,7 @@ import picocli.CommandLine.ParentCommand;
         "One lane's queue, in running order (LANE is <node>:<gpu>; prefixes work).",
         "Positions are 1-based over the queued jobs; a running job cannot be reordered."},
         subcommands = {QueueLane.Move.class, QueueLane.Swap.class, QueueLane.Skip.class, QueueLane.Assign.class,
-                QueueLane.Pause.class, QueueLane.Resume.class, QueueLane.Runner.class})
+                QueueLane.Pause.class, QueueLane.Resume.class, QueueLane.Concurrency.class, QueueLane.Runner.class})
 public final class QueueLane extends BaseCommand {
     @Parameters(index = "0", paramLabel = "LANE", description = "The lane, <node>:<gpu> (exact, case-insensitive, or unique prefix).")
     String lane;
@@ -73,16 +73,20 @@ public final class QueueLane extends BaseCommand {
         @Option(names = "--after", paramLabel = "ID", description = "Just after this queued job.")
         String after;
 
+        @Mixin
+        NoTickOption tick;
+
         @Override
         protected int execute() {
             LaneService.Moved m = lanes().move(lane(), Ids.parse(id), to, before == null ? null : Ids.parse(before),
-                    after == null ? null : Ids.parse(after));
+                    after == null ? null : Ids.parse(after), tick.after());
             if (json()) {
                 ObjectNode o = Output.object();
                 o.put("ok", true);
                 o.put("id", m.id());
                 o.put("lane", m.lane());
                 o.put("position", m.position());
+                o.set("tick", Views.tick(m.tick()));
                 out().document(o);
             } else {
                 out().line("job " + m.id() + " is now #" + m.position() + " in " + m.lane());
@@ -99,16 +103,20 @@ public final class QueueLane extends BaseCommand {
         @Parameters(index = "1", paramLabel = "B", description = "The other job.")
         String b;
 
+        @Mixin
+        NoTickOption tick;
+
         @Override
         protected int execute() {
             long x = Ids.parse(a);
             long y = Ids.parse(b);
-            LaneService.Swapped s = lanes().swap(lane(), x, y);
+            LaneService.Swapped s = lanes().swap(lane(), x, y, tick.after());
             if (json()) {
                 ObjectNode o = Output.object();
                 o.put("ok", true);
                 o.put("lane", s.lane());
                 o.set("order", LaneViews.ids(s.order()));
+                o.set("tick", Views.tick(s.tick()));
                 out().document(o);
             } else {
                 out().line("swapped jobs " + x + " and " + y + " in " + s.lane());
@@ -194,14 +202,17 @@ public final class QueueLane extends BaseCommand {
     @Command(name = "pause", mixinStandardHelpOptions = true, description = {
             "Stop starting new jobs in this lane; a job already running is left alone."})
     public static final class Pause extends Sub {
+        @Mixin
+        NoTickOption tick;
+
         @Override
         protected int execute() {
-            LaneService.Switched s = lanes().pause(lane());
+            LaneService.Switched s = lanes().pause(lane(), tick.after());
             if (json()) {
                 ObjectNode o = Output.object();
                 o.put("ok", true);
                 o.set("lane", LaneViews.lane(s.lane(), false));
-                o.set("tick", Output.object());
+                o.set("tick", Views.tick(s.tick()));
                 out().document(o);
             } else {
                 out().line("lane " + s.lane().name() + " paused; jobs already running are left alone");
@@ -231,14 +242,47 @@ public final class QueueLane extends BaseCommand {
         }
     }
 
-    @Command(name = "runner", mixinStandardHelpOptions = true, description = {
-            "The node side of the lane: `runner` (status) says whether a runner is up; exit 1 when one is",
-            "enabled but not up. This version has no lane runners, so `restart` is refused."})
-    public static final class Runner extends Sub {
-        static final String NONE = "lane runners are not available in this version; the scheduler dispatches lane jobs itself";
+    @Command(name = "concurrency", mixinStandardHelpOptions = true, description = {
+            "How many of this lane's jobs may run at once (default 1: strictly one after another)."})
+    public static final class Concurrency extends Sub {
+        @Parameters(index = "0", paramLabel = "N", description = "At least 1.")
+        String n;
 
-        @Parameters(index = "0", arity = "0..1", paramLabel = "ACTION", description = "status (default) or restart.")
+        @Override
+        protected int execute() {
+            int value;
+            try {
+                value = Integer.parseInt(n.strip());
+            } catch (NumberFormatException e) {
+                throw NvidbException.usage("concurrency takes a whole number of jobs ≥ 1 (got '" + n + "')");
+            }
+            var lane = lanes().concurrency(lane(), value);
+            if (json()) {
+                ObjectNode o = Output.object();
+                o.put("ok", true);
+                o.set("lane", LaneViews.lane(lane, false));
+                out().document(o);
+            } else {
+                out().line("lane " + lane.name() + " runs up to " + lane.concurrency() + " job(s) at once");
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "runner", mixinStandardHelpOptions = true, description = {
+            "The lane's runner on its node, which starts each job the moment the previous one exits:",
+            "  runner [status]       up? its pid, what it runs, what is staged (exit 1 when on but not up)",
+            "  runner on | off       let a runner drive the lane, or have the scheduler start its jobs",
+            "  runner stop [--hard]  withdraw staged work and stop it (--hard: terminate it now)",
+            "  runner restart [--hard]  replace it; the new one adopts the running job",
+            "No action ever signals a job."})
+    public static final class Runner extends Sub {
+        @Parameters(index = "0", arity = "0..1", paramLabel = "ACTION",
+                description = "status (default), on, off, stop or restart.")
         String action;
+
+        @Option(names = "--hard", description = "stop/restart: terminate the runner now instead of at its next safe point.")
+        boolean hard;
 
         @Mixin
         TickOptions tick;
@@ -246,13 +290,47 @@ public final class QueueLane extends BaseCommand {
         @Override
         protected int execute() {
             String a = action == null ? "status" : action.strip().toLowerCase(java.util.Locale.ROOT);
+            if (hard && !a.equals("stop") && !a.equals("restart")) {
+                throw NvidbException.usage("--hard goes with `runner stop` or `runner restart`, not `runner " + a + "`");
+            }
             switch (a) {
                 case "status" -> {
                     return status();
                 }
-                case "restart" -> throw NvidbException.failed(NONE);
-                default -> throw NvidbException.usage("unknown runner action '" + action + "'; use status or restart");
+                case "on", "off" -> {
+                    LaneService.RunnerControl c = lanes().setRunner(lane(), a.equals("on"), tick.read());
+                    return control(c, a.equals("on") ? "runner on" : "runner off" + (c.stopped()
+                            ? "; the runner stops once its job is done" : ""), false);
+                }
+                case "stop" -> {
+                    LaneService.RunnerControl c = lanes().stop(lane(), hard);
+                    return control(c, c.stopped() ? (hard ? "runner terminated" : "runner told to stop once its job is done")
+                            : "no runner was running", true);
+                }
+                case "restart" -> {
+                    LaneService.RunnerControl c = lanes().restart(lane(), hard, tick.read());
+                    return control(c, "runner restarted" + (hard ? " (hard)" : ""), true);
+                }
+                default -> throw NvidbException.usage("unknown runner action '" + action
+                        + "'; use status, on, off, stop or restart");
             }
+        }
+
+        private int control(LaneService.RunnerControl c, String sentence, boolean stopFields) {
+            if (json()) {
+                ObjectNode o = Output.object();
+                o.put("ok", true);
+                o.set("lane", LaneViews.lane(c.lane(), false));
+                if (stopFields) {
+                    o.put("stopped", c.stopped());
+                    o.put("hard", c.hard());
+                }
+                o.set("tick", Views.tick(c.tick()));
+                out().document(o);
+            } else {
+                out().line("lane " + c.lane().name() + ": " + sentence);
+            }
+            return 0;
         }
 
         private int status() {
@@ -264,16 +342,31 @@ public final class QueueLane extends BaseCommand {
                 o.put("lane", r.lane().name());
                 o.put("enabled", enabled);
                 o.put("up", r.up());
+                o.put("pid", r.pid());
+                o.set("running", LaneViews.ids(r.running()));
+                o.set("staged", LaneViews.ids(r.staged()));
+                o.put("waiting", r.waiting());
                 o.put("seen", Times.iso(r.lane().runnerSeenAt()));
                 o.set("state", Views.parsed(r.lane().runnerStateJson()));
                 o.put("blocked", r.blocked());
                 out().document(o);
             } else if (!enabled) {
-                out().line("lane " + r.lane().name() + ": runner disabled");
+                out().line("lane " + r.lane().name() + ": runner off (the scheduler starts this lane's jobs)");
+            } else if (r.up()) {
+                out().line("lane " + r.lane().name() + ": runner up, pid " + r.pid() + "; running "
+                        + (r.running().isEmpty() ? "nothing" : "job " + join(r.running())) + "; staged "
+                        + (r.staged().isEmpty() ? "nothing" : "job " + join(r.staged()))
+                        + (r.waiting() == null ? "" : "; waiting: " + r.waiting()));
             } else {
-                out().line("lane " + r.lane().name() + ": no runner (" + NONE + ")");
+                out().line("lane " + r.lane().name() + ": no runner up" + (r.lane().runnerSeenAt() == null ? ""
+                        : " (last seen " + Times.iso(r.lane().runnerSeenAt()) + ")")
+                        + (r.blocked() == null ? "" : "; " + r.blocked()));
             }
             return enabled && !r.up() ? 1 : 0;
+        }
+
+        private static String join(java.util.List<Long> ids) {
+            return String.join(", ", ids.stream().map(String::valueOf).toList());
         }
     }
 }

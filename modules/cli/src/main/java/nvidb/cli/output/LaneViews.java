@@ -70,7 +70,7 @@ public final class LaneViews {
         return j.name().isEmpty() ? String.valueOf(j.id()) : j.name();
     }
 
-    /** off when the lane's runner is switched off, up when one answers, else "-": none exists in this version. */
+    /** off when the lane's runner is switched off, up when one answered lately, else "-". */
     private static String runner(LaneView v) {
         if (!v.lane().runner()) {
             return "off";

@@ -166,9 +166,17 @@ public final class Views {
         return o;
     }
 
-    /** A pass's summary; {@code {"skipped": "disabled"}} when the command ran with {@code --no-tick}. */
+    /**
+     * A pass's summary; {@code {"skipped": "disabled"}} when the command ran with {@code --no-tick},
+     * {@code {"ran": false, "skipped": "not_needed"}} when the change needed none.
+     */
     public static ObjectNode tick(TickSummary t) {
         ObjectNode o = Output.object();
+        if (t == null) {
+            o.put("ran", false);
+            o.put("skipped", "not_needed");
+            return o;
+        }
         if (t.isDisabled()) {
             o.put("skipped", "disabled");
             return o;

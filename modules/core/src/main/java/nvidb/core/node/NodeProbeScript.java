@@ -52,6 +52,7 @@ public final class NodeProbeScript {
         sb.append("    if nvidb_alive \"$p\" \"$d\"; then echo alive=1; else echo alive=0; fi\n");
         sb.append("    echo \"exit=$(cat \"$d/exit_code\" 2>/dev/null)\"\n");
         sb.append("    echo \"started=$(cat \"$d/started\" 2>/dev/null)\"\n");
+        sb.append("    echo \"timed_out=$(cat \"$d/timed_out\" 2>/dev/null)\"\n");
         sb.append("    if [ -s \"$d/status\" ]; then echo \"$m status $1\"; tail -n 1 \"$d/status\"; echo; fi\n");
         sb.append("    if [ -f \"$d/exit_code\" ]; then\n");
         sb.append("        if [ -f \"$d/result.json\" ]; then echo \"$m result $1\"; head -c 65536 \"$d/result.json\"; echo; fi\n");
@@ -115,7 +116,8 @@ public final class NodeProbeScript {
             jobs.put(id, new NodeReport.JobDirState(id, intOrNull(kv.get("pid")), intOrNull(kv.get("pgid")),
                     "1".equals(kv.get("alive")), rc, finished, longOrNull(kv.get("started")),
                     "1".equals(kv.get("session")), status == null ? null : status.strip(),
-                    stripOne(sections.get("result " + id)), stripOne(sections.get("tail " + id))));
+                    stripOne(sections.get("result " + id)), stripOne(sections.get("tail " + id)),
+                    longOrNull(kv.get("timed_out"))));
         }
         return new NodeReport(node.getOrDefault("kernel", ""), node.getOrDefault("home", ""), ps,
                 text(sections, "gpu"), jobs);

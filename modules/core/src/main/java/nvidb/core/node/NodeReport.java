@@ -28,9 +28,11 @@ public record NodeReport(String kernel, String home, Map<Integer, ProcessRow> pr
      * @param status     the last line of the status file, or null
      * @param result     result.json's text when the job has ended, else null
      * @param outputTail the tail of stderr (else stdout) of a job that ended badly
+     * @param timedOutAfter the limit (s) a lane runner stopped the job for, or null
      */
     public record JobDirState(long jobId, Integer pid, Integer pgid, boolean alive, Integer exitCode, Long finishedAt,
-                              Long startedAt, boolean session, String status, String result, String outputTail) {
+                              Long startedAt, boolean session, String status, String result, String outputTail,
+                              Long timedOutAfter) {
     }
 
     /** A probe report parsed by the plugin, kept next to the node's own facts. */

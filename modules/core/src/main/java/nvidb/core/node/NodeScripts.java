@@ -36,8 +36,22 @@ public final class NodeScripts {
     }
 
     /** The run directory's last part: {@code 12} for the first attempt, {@code 12-attempt-3} after. */
-    static String runDirName(long jobId, int attempt) {
+    public static String runDirName(long jobId, int attempt) {
         return attempt <= 1 ? String.valueOf(jobId) : jobId + "-attempt-" + attempt;
+    }
+
+    /**
+     * A run directory as an absolute path, for a node whose {@code $HOME} is {@code home}: what
+     * the controller records before it hands a job to a lane runner, so that a job that starts
+     * and ends between two passes is still found.
+     */
+    public static String runDir(String home, String jobRoot, long jobId, int attempt) {
+        String root = jobRoot.endsWith("/") && jobRoot.length() > 1 ? jobRoot.substring(0, jobRoot.length() - 1) : jobRoot;
+        if (!root.startsWith("/")) {
+            String h = home.endsWith("/") ? home.substring(0, home.length() - 1) : home;
+            root = h + "/" + (root.startsWith("~/") ? root.substring(2) : root);
+        }
+        return root + "/" + runDirName(jobId, attempt);
     }
 
     /** A here-document delimiter that no content contains. */
@@ -63,7 +77,7 @@ public final class NodeScripts {
      * job's environment, runs the command verbatim in the background and waits for it, and on
      * any exit (TERM → 143, INT → 130) writes {@code exit_code} as "rc epoch" atomically.
      */
-    static String runScript(LaunchSpec spec) {
+    public static String runScript(LaunchSpec spec) {
         Job job = spec.job();
         StringBuilder sb = new StringBuilder();
         sb.append("#!/bin/sh\n");

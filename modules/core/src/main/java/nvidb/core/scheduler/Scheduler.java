@@ -19,6 +19,7 @@ import nvidb.core.config.ServerConfig;
 import nvidb.core.model.GpuState;
 import nvidb.core.model.Job;
 import nvidb.core.model.JobState;
+import nvidb.core.model.LaneRecord;
 import nvidb.core.model.Lease;
 import nvidb.core.model.NodeRecord;
 import nvidb.core.model.TickSummary;
@@ -54,6 +55,9 @@ public final class Scheduler {
     /** Seconds between TERM and KILL when a job is stopped. */
     static final int KILL_GRACE_SECONDS = 5;
     static final int TAIL_CHARS = 4000;
+    /** Lane running order: {@code lane_seq} (none last), then id. */
+    static final java.util.Comparator<Job> LANE_ORDER = java.util.Comparator
+            .comparing((Job j) -> j.laneSeq() == null ? Long.MAX_VALUE : j.laneSeq()).thenComparingLong(Job::id);
 
     private final Store store;
     private final QueueConfig config;
@@ -93,10 +97,10 @@ public final class Scheduler {
         }
         TickSummary summary = TickSummary.started();
         try {
-            Map<String, List<GpuState>> budgets = refreshNodes(summary);
+            Map<String, String> homes = refreshNodes(summary);
             enforceTimeouts(summary);
             gateDependencies(summary);
-            dispatch(summary, budgets);
+            dispatch(summary, homes);
             store.db.write(() -> {
                 store.meta.put(LAST_TICK, Times.iso(Times.now()));
                 return null;
@@ -124,15 +128,29 @@ public final class Scheduler {
     // ------------------------------------------------------------------ refresh
 
     /** What one node's worker thread brought back; applied to the database on the main thread. */
-    private record Observation(NodeRecord node, List<Job> running, NodeReport report, GpuReport gpus,
-                               String unreachable, Map<Long, Boolean> reaped) {
+    private record Observation(NodeRecord node, List<Job> running, List<Job> staged, NodeReport report,
+                               GpuReport gpus, String unreachable, Map<Long, Boolean> reaped) {
     }
 
-    private Map<String, List<GpuState>> refreshNodes(TickSummary summary) {
+    /**
+     * Probes every node that matters and applies what it says. Returns each node reached, with
+     * its {@code $HOME} (where relative job and spool roots live).
+     */
+    private Map<String, String> refreshNodes(TickSummary summary) {
         List<NodeRecord> all = store.db.read(store.nodes::all);
         List<Job> running = store.db.read(() -> store.jobs.inStates(List.of(JobState.RUNNING)));
         Set<String> withOrphans = store.db.read(() -> store.orphans().nodes());
-        Map<String, List<GpuState>> budgets = new LinkedHashMap<>();
+        Map<String, LaneRecord> lanes = new HashMap<>();
+        store.db.read(store.lanes::all).forEach(l -> lanes.put(l.name(), l));
+        // Lane jobs handed to a runner: their run directories say whether the runner started them.
+        Map<String, List<Job>> staged = new HashMap<>();
+        for (Job j : store.db.read(store.jobs::staged)) {
+            LaneRecord lane = lanes.get(j.lane());
+            if (lane != null) {
+                staged.computeIfAbsent(lane.node(), k -> new ArrayList<>()).add(j);
+            }
+        }
+        Map<String, String> homes = new LinkedHashMap<>();
         List<NodeRecord> toProbe = new ArrayList<>();
         for (NodeRecord n : all) {
             if (n.ignored()) {
@@ -153,7 +171,8 @@ public final class Scheduler {
                 List<Job> here = running.stream().filter(j -> n.name().equals(j.node())).toList();
                 List<Orphan> orphans = withOrphans.contains(n.name())
                         ? store.db.read(() -> store.orphans().forNode(n.name())) : List.of();
-                futures.add(pool.submit(() -> observe(n, here, orphans)));
+                List<Job> handedOver = staged.getOrDefault(n.name(), List.of());
+                futures.add(pool.submit(() -> observe(n, here, handedOver, orphans)));
             }
             for (Future<Observation> f : futures) {
                 try {
@@ -170,24 +189,25 @@ public final class Scheduler {
             if (o.unreachable() != null) {
                 markDown(o, summary);
             } else {
-                budgets.put(o.node().name(), apply(o, summary));
+                apply(o, lanes, summary);
+                homes.put(o.node().name(), o.report().home());
             }
             NodeRecord after = store.db.read(() -> store.nodes.find(o.node().name())).orElse(o.node());
             summary.countNode(after.state(), false);
         }
-        return budgets;
+        return homes;
     }
 
     /** The remote part of a refresh: one probe round trip, then kills of this node's orphans. */
-    private Observation observe(NodeRecord node, List<Job> running, List<Orphan> orphans) {
+    private Observation observe(NodeRecord node, List<Job> running, List<Job> staged, List<Orphan> orphans) {
         if (nodes.server(node.name()).isEmpty()) {
-            return new Observation(node, running, null, null,
+            return new Observation(node, running, staged, null, null,
                     "node " + node.name() + " is no longer configured", Map.of());
         }
         try {
             NodeProbeScript probeScript = new NodeProbeScript();
-            List<NodeProbeScript.JobDir> dirs = running.stream().filter(j -> j.runDir() != null)
-                    .map(j -> new NodeProbeScript.JobDir(j.id(), j.runDir())).toList();
+            List<NodeProbeScript.JobDir> dirs = java.util.stream.Stream.concat(running.stream(), staged.stream())
+                    .filter(j -> j.runDir() != null).map(j -> new NodeProbeScript.JobDir(j.id(), j.runDir())).toList();
             String script = probeScript.script(nodes.scriptProbe(node.name()).script(), dirs);
             ExecResult r = nodes.run(node.name(), script, probeTimeout(), true);
             NodeReport report;
@@ -211,9 +231,9 @@ public final class Scheduler {
                 }
                 reaped.put(o.id(), terminate(node.name(), o.runDir(), o.pid(), o.pgid()));
             }
-            return new Observation(node, running, report, gpus, null, reaped);
+            return new Observation(node, running, staged, report, gpus, null, reaped);
         } catch (TransportException e) {
-            return new Observation(node, running, null, null, e.getMessage(), Map.of());
+            return new Observation(node, running, staged, null, null, e.getMessage(), Map.of());
         }
     }
 
@@ -242,10 +262,22 @@ public final class Scheduler {
     }
 
     /** Settles this node's jobs from their directories, records its GPUs, marks it up. */
-    private List<GpuState> apply(Observation o, TickSummary summary) {
+    private void apply(Observation o, Map<String, LaneRecord> lanes, TickSummary summary) {
         NodeRecord n = o.node();
         Instant now = Times.now();
         List<Job> stillRunning = new ArrayList<>();
+        for (Job job : o.staged()) {
+            NodeReport.JobDirState dir = o.report().jobs().get(job.id());
+            if (dir == null || (dir.exitCode() == null && !dir.alive())) {
+                continue; // not started yet, which is normal for a staged job
+            }
+            Long started = dir.startedAt() != null ? dir.startedAt() : dir.finishedAt();
+            Job begun = runnerStarted(job, lanes.get(job.lane()), dir.pid(), dir.session() ? dir.pgid() : null,
+                    started == null ? 0 : started, job.runDir(), summary);
+            if (begun != null && !settle(begun, dir, now, summary)) {
+                stillRunning.add(store.db.read(() -> store.jobs.find(job.id())).orElse(begun));
+            }
+        }
         for (Job job : o.running()) {
             NodeReport.JobDirState dir = o.report().jobs().get(job.id());
             if (dir == null) {
@@ -286,7 +318,6 @@ public final class Scheduler {
             }
             return null;
         });
-        return capacity.gpus();
     }
 
     /**
@@ -321,6 +352,10 @@ public final class Scheduler {
     }
 
     private void finish(Job job, NodeReport.JobDirState dir, Changes changes, Instant now, TickSummary summary) {
+        if (dir.timedOutAfter() != null) {
+            timedOutByRunner(job, dir, changes, now, summary);
+            return;
+        }
         int rc = dir.exitCode();
         JobState state = rc == 0 ? JobState.COMPLETED : JobState.FAILED;
         Instant finished = nodeTime(dir.finishedAt(), now);
@@ -346,6 +381,62 @@ public final class Scheduler {
             long id = store.alerts.raise(now, "job_failed", "error", job.id(), job.node(), title, tail);
             summary.alerts().add(new TickSummary.AlertRef(id, "job_failed", title, job.id()));
         }
+    }
+
+    /** A lane runner stopped the job for overrunning: recorded as the controller records its own timeouts. */
+    private void timedOutByRunner(Job job, NodeReport.JobDirState dir, Changes changes, Instant now,
+                                  TickSummary summary) {
+        long limit = dir.timedOutAfter();
+        Instant finished = nodeTime(dir.finishedAt(), now);
+        changes.set(Column.STATE, JobState.TIMEOUT).set(Column.EXIT_CODE, dir.exitCode()).set(Column.FINISHED_AT, finished)
+                .set(Column.HEARTBEAT_AT, now).set(Column.LAST_ERROR, "exceeded max runtime of " + limit + "s");
+        store.jobs.update(job.id(), changes, now);
+        store.events.append(now, "job_timeout", job.id(), job.node(), "killed after " + limit + "s",
+                Map.of("runner", true));
+        String title = label(job) + " killed after " + limit + "s (limit " + limit + "s)";
+        String tail = dir.outputTail() == null || dir.outputTail().isBlank() ? null : lastChars(dir.outputTail(), TAIL_CHARS);
+        long id = store.alerts.raise(now, "job_timeout", "error", job.id(), job.node(), title, tail);
+        summary.alerts().add(new TickSummary.AlertRef(id, "job_timeout", title, job.id()));
+        summary.finished().add(new TickSummary.Finished(job.id(), JobState.TIMEOUT.label(), dir.exitCode()));
+    }
+
+    /**
+     * A lane runner started this pending job (its state or the job's run directory says so): it
+     * is running from now on, on the lane's node and cards, as if the scheduler had launched it.
+     * Returns the job as it is now, or null when it is no longer pending (cancelled meanwhile:
+     * the runner's report of it is then reaped by the sync).
+     */
+    Job runnerStarted(Job job, LaneRecord lane, Integer pid, Integer pgid, long startedEpoch, String runDir,
+                      TickSummary summary) {
+        if (lane == null || pid == null) {
+            return null;
+        }
+        Instant now = Times.now();
+        Instant started = nodeTime(startedEpoch, now);
+        return store.db.write(() -> {
+            Job current = store.jobs.find(job.id()).orElse(null);
+            if (current == null || current.state() != JobState.PENDING) {
+                return null;
+            }
+            int attempt = current.attempt() + 1;
+            store.jobs.update(job.id(), new Changes().set(Column.STATE, JobState.RUNNING).set(Column.NODE, lane.node())
+                    .set(Column.GPU_IDS, lane.gpuIds()).set(Column.REMOTE_PID, pid).set(Column.REMOTE_PGID, pgid)
+                    .set(Column.RUN_DIR, runDir).set(Column.STARTED_AT, started).set(Column.HEARTBEAT_AT, now)
+                    .set(Column.ATTEMPT, attempt).set(Column.LAST_ERROR, null).set(Column.EXIT_CODE, null)
+                    .set(Column.FINISHED_AT, null), now);
+            Map<String, Object> data = new LinkedHashMap<>();
+            data.put("pid", pid);
+            data.put("gpu_ids", lane.gpuIds());
+            data.put("vram_mb", current.vramMb());
+            data.put("vram", nvidb.core.util.Sizes.format(current.vramMb()));
+            data.put("lane", lane.name());
+            data.put("runner", true);
+            store.events.append(now, "job_started", job.id(), lane.node(), "pid " + pid + " on GPU "
+                    + String.join(",", lane.gpuIds().stream().map(String::valueOf).toList()) + " (lane " + lane.name()
+                    + ")", data);
+            summary.dispatched().add(new TickSummary.Dispatched(job.id(), lane.node(), lane.gpuIds(), lane.name()));
+            return store.jobs.find(job.id()).orElse(null);
+        });
     }
 
     private void vanished(Job job, Instant now, TickSummary summary) {
@@ -495,9 +586,11 @@ public final class Scheduler {
 
     // ------------------------------------------------------------------ dispatch
 
-    private void dispatch(TickSummary summary, Map<String, List<GpuState>> freshBudgets) {
+    private void dispatch(TickSummary summary, Map<String, String> homes) {
         List<Job> pending = new ArrayList<>(store.db.read(() -> store.jobs.inStates(List.of(JobState.PENDING))));
-        if (pending.isEmpty()) {
+        boolean runnerLanes = store.db.read(() -> store.lanes.all().stream()
+                .anyMatch(l -> l.runner() || l.runnerStateJson() != null));
+        if (pending.isEmpty() && !runnerLanes) {
             return;
         }
         pending.sort(Dispatcher.ORDER);
@@ -513,6 +606,10 @@ public final class Scheduler {
         List<GpuState> allGpus = store.db.read(() -> store.gpus.all(config.settings().headroomMb()));
         Dispatcher dispatcher = new Dispatcher(config.settings(), placementPolicy(), nodeRows, config.servers(),
                 allGpus, running);
+        if (runnerLanes) {
+            // Lane jobs a runner takes are skipped below: the free pool never takes a lane job.
+            new RunnerSync(store, config, nodes, this).run(summary, pending, byId, dispatcher, homes);
+        }
         dispatchLanes(pending, running, byId, dispatcher, summary);
         for (Job job : pending) {
             if (job.lane() != null || job.held()) {
@@ -531,9 +628,10 @@ public final class Scheduler {
     }
 
     /**
-     * Lanes first: each lane starts its head, in lane order, once nothing of it runs (up to its
-     * concurrency) and its cards have room. A lane never steps over its head: a held or waiting
-     * head, a paused lane or a full card stops the whole lane.
+     * Lanes whose runner is off: the controller starts each lane's head itself, in lane order,
+     * once nothing of it runs (up to its concurrency) and its cards have room. A lane never steps
+     * over its head: a held or waiting head, a paused lane or a full card stops the whole lane.
+     * (Lanes with a runner on were supplied by {@link RunnerSync} before this.)
      */
     private void dispatchLanes(List<Job> pending, List<Job> running, Map<Long, Job> byId, Dispatcher dispatcher,
                                TickSummary summary) {
@@ -544,7 +642,7 @@ public final class Scheduler {
                 .forEach(j -> queues.computeIfAbsent(j.lane(), k -> new ArrayList<>()).add(j));
         for (Map.Entry<String, List<Job>> e : queues.entrySet()) {
             var lane = store.db.read(() -> store.lanes.find(e.getKey())).orElse(null);
-            if (lane == null || lane.paused()) {
+            if (lane == null || lane.paused() || lane.runner()) {
                 continue;
             }
             long busy = running.stream().filter(j -> e.getKey().equals(j.lane())).count();
@@ -661,7 +759,7 @@ public final class Scheduler {
         summary.errors().add(new TickSummary.Problem("job", String.valueOf(job.id()), message));
     }
 
-    private void failUnschedulable(Job job, String reason, TickSummary summary) {
+    void failUnschedulable(Job job, String reason, TickSummary summary) {
         Instant now = Times.now();
         store.db.write(() -> {
             store.jobs.update(job.id(), new Changes().set(Column.STATE, JobState.FAILED).set(Column.FINISHED_AT, now)

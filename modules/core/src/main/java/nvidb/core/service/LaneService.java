@@ -22,6 +22,13 @@ import nvidb.core.store.JobRepository.Changes;
 import nvidb.core.store.JobRepository.Column;
 import nvidb.core.store.Store;
 import nvidb.core.util.Times;
+import nvidb.core.node.LaneRunner;
+import nvidb.core.node.NodeConnections;
+import nvidb.core.store.Json;
+import nvidb.spi.transport.ExecResult;
+import nvidb.spi.transport.TransportException;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
 
 /**
  * The database side of lanes: what each lane runs and what comes next, and every way a person
@@ -34,14 +41,19 @@ public final class LaneService {
     private final QueueConfig config;
     private final Function<String, String> nodeResolver;
     private final Function<TickMode, TickSummary> ticker;
+    private final NodeConnections nodes;
 
     LaneService(Store store, QueueConfig config, Function<String, String> nodeResolver,
-                Function<TickMode, TickSummary> ticker) {
+                Function<TickMode, TickSummary> ticker, NodeConnections nodes) {
         this.store = store;
         this.config = config;
         this.nodeResolver = nodeResolver;
         this.ticker = ticker;
+        this.nodes = nodes;
     }
+
+    /** A runner is up when it answered within this long and was alive then. */
+    static final Duration RUNNER_STALE = Duration.ofSeconds(120);
 
     private Lanes lanes() {
         return new Lanes(store, nodeResolver);
@@ -54,15 +66,32 @@ public final class LaneService {
      *
      * @param nodeState the node's state, {@code unknown} when the node has no row
      */
-    public record LaneView(LaneRecord lane, String nodeState, List<Job> running, List<Job> queued, String blocked) {
+    public record LaneView(LaneRecord lane, String nodeState, List<Job> running, List<Job> queued, String blocked,
+                           boolean runnerUp) {
         public LaneView {
             running = List.copyOf(running);
             queued = List.copyOf(queued);
         }
+    }
 
-        /** A lane runner is never up in this version: the node side arrives later. */
-        public boolean runnerUp() {
+    /** Whether the lane's runner answered a sync or stop lately and was alive then. */
+    static boolean runnerUp(LaneRecord lane, Instant now) {
+        if (lane.runnerStateJson() == null || lane.runnerSeenAt() == null
+                || Duration.between(lane.runnerSeenAt(), now).compareTo(RUNNER_STALE) > 0) {
             return false;
+        }
+        return runnerState(lane).path("alive").asBoolean(false);
+    }
+
+    /** The runner's last state as JSON (a missing node when none). */
+    static JsonNode runnerState(LaneRecord lane) {
+        if (lane.runnerStateJson() == null) {
+            return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+        }
+        try {
+            return Json.readTree(lane.runnerStateJson());
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
         }
     }
 
@@ -95,13 +124,193 @@ public final class LaneService {
         return store.db.read(() -> view(store.lanes.find(lane.name()).orElseThrow(), context()));
     }
 
-    /** {@code lane L runner}: what the node side of the lane is doing — here, that there is none. */
-    public record RunnerStatus(LaneRecord lane, boolean up, String blocked) {
+    /**
+     * {@code lane L runner}: what the node side of the lane is doing, as its last answer said.
+     *
+     * @param running the jobs the runner runs now (job ids)
+     * @param staged  the jobs handed to it and not yet started (job ids)
+     */
+    public record RunnerStatus(LaneRecord lane, boolean up, Integer pid, List<Long> running, List<Long> staged,
+                               String waiting, String blocked) {
+        public RunnerStatus {
+            running = List.copyOf(running);
+            staged = List.copyOf(staged);
+        }
     }
 
     public RunnerStatus runner(String typed) {
         LaneView v = show(typed);
-        return new RunnerStatus(v.lane(), v.runnerUp(), v.blocked());
+        JsonNode state = runnerState(v.lane());
+        List<Long> running = new ArrayList<>();
+        state.path("current").forEach(c -> running.add(c.path("job_id").asLong()));
+        List<Long> staged = new ArrayList<>();
+        state.path("queued").forEach(q -> staged.add(q.asLong()));
+        Integer pid = state.path("pid").canConvertToInt() ? state.path("pid").asInt() : null;
+        String waiting = state.path("waiting").isTextual() ? state.path("waiting").asText() : null;
+        return new RunnerStatus(v.lane(), v.runnerUp(), pid, running, staged, waiting, v.blocked());
+    }
+
+    /** What a runner control did: {@code stopped} when a live runner was told. */
+    public record RunnerControl(LaneRecord lane, boolean stopped, boolean hard, TickSummary tick) {
+    }
+
+    /**
+     * Switches the lane's runner on (then a forced pass starts one when the lane has work) or off
+     * (a live runner is told to stop once its job is done; the controller then starts the lane's
+     * jobs itself). A node that cannot be reached now is told at a later pass.
+     */
+    public RunnerControl setRunner(String typed, boolean on, TickMode after) {
+        LaneRecord lane = store.db.write(() -> {
+            String name = resolveName(typed);
+            store.lanes.setRunner(name, on, Times.now());
+            return store.lanes.find(name).orElseThrow();
+        });
+        if (on) {
+            return new RunnerControl(lane, false, false, ticker.apply(forced(after)));
+        }
+        boolean stopped;
+        try {
+            stopped = stopRemote(lane, false, false);
+        } catch (TransportException e) {
+            stopped = false; // the next pass that reaches the node withdraws its specs and stops the runner
+        }
+        return new RunnerControl(store.db.read(() -> store.lanes.find(lane.name()).orElseThrow()), stopped, false, null);
+    }
+
+    /**
+     * Stops the lane's runner: its staged specs are withdrawn and it exits once its job is done
+     * ({@code hard}: at once). Never signals a job. The next pass that has work for the lane
+     * starts a runner again.
+     */
+    public RunnerControl stop(String typed, boolean hard) {
+        LaneRecord lane = resolve(typed);
+        boolean stopped = remote(lane, () -> stopRemote(lane, hard, false));
+        return new RunnerControl(store.db.read(() -> store.lanes.find(lane.name()).orElseThrow()), stopped, hard, null);
+    }
+
+    /**
+     * Replaces the lane's runner: the old one exits at its next safe point ({@code hard}: is
+     * terminated now), then a forced pass starts a new one, which adopts the job the old one
+     * started. The job itself is never touched.
+     */
+    public RunnerControl restart(String typed, boolean hard, TickMode after) {
+        LaneRecord lane = resolve(typed);
+        boolean stopped = remote(lane, () -> stopRemote(lane, hard, true));
+        TickSummary tick = ticker.apply(forced(after));
+        return new RunnerControl(store.db.read(() -> store.lanes.find(lane.name()).orElseThrow()), stopped, hard, tick);
+    }
+
+    private interface Remote {
+        boolean call() throws TransportException;
+    }
+
+    private boolean remote(LaneRecord lane, Remote call) {
+        if (nodes.server(lane.node()).isEmpty()) {
+            throw NvidbException.conflict("node " + lane.node() + " of lane '" + lane.name() + "' is not configured");
+        }
+        try {
+            return call.call();
+        } catch (TransportException e) {
+            throw NvidbException.failed("cannot reach " + lane.node() + " to stop the runner of lane '" + lane.name()
+                    + "': " + e.getMessage());
+        }
+    }
+
+    /** One round trip: withdraws, asks the runner to stop or exit, and forgets its cached state. */
+    private boolean stopRemote(LaneRecord lane, boolean hard, boolean restart) throws TransportException {
+        if (nodes.server(lane.node()).isEmpty()) {
+            return false;
+        }
+        String marker = "@@nvidb-" + java.util.UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+        ExecResult r = nodes.run(lane.node(), LaneRunner.stopScript(config.settings().laneSpoolRoot(), lane.name(), hard,
+                restart, marker), Duration.ofSeconds(config.settings().probeTimeout()), true);
+        LaneRunner.LaneAnswer answer = LaneRunner.parseLane(r.stdout(), marker);
+        store.db.write(() -> {
+            store.lanes.saveRunnerState(lane.name(), null, null);
+            return null;
+        });
+        return answer.stopped();
+    }
+
+    /** @param startedPid the job's run.sh pid when the runner had already started it, else null */
+    record Withdrawn(String node, Integer startedPid) {
+    }
+
+    /**
+     * Takes a staged job back from its lane's runner: deletes its spec unless already claimed.
+     * Returns null when the job was never staged (nothing to do); otherwise the node and, when the
+     * runner had already started it, the pid. A job taken back forgets its run directory.
+     */
+    Withdrawn withdraw(Job job) throws TransportException {
+        if (job.lane() == null || job.runDir() == null) {
+            return null;
+        }
+        String node = store.db.read(() -> store.lanes.find(job.lane())).map(LaneRecord::node).orElse(null);
+        if (node == null || nodes.server(node).isEmpty()) {
+            return null;
+        }
+        String out = nodes.run(node, LaneRunner.withdrawScript(config.settings().laneSpoolRoot(), job.lane(), job.id(),
+                job.runDir()), Duration.ofSeconds(config.settings().probeTimeout()), true).stdout();
+        Integer pid = out.lines().filter(l -> l.startsWith("pid=")).map(l -> l.substring(4).strip())
+                .filter(v -> v.matches("\\d{1,9}")).map(Integer::valueOf).findFirst().orElse(null);
+        if (pid == null) {
+            store.db.write(() -> {
+                Job current = store.jobs.find(job.id()).orElse(null);
+                if (current != null && current.state() == JobState.PENDING && job.runDir().equals(current.runDir())) {
+                    store.jobs.update(job.id(), Changes.of(Column.RUN_DIR, null), Times.now());
+                }
+                return null;
+            });
+        }
+        return new Withdrawn(node, pid);
+    }
+
+    /**
+     * Before a staged job leaves its lane (assigned elsewhere or taken out), its runner gives it
+     * back; a job the runner already started stays where it is.
+     */
+    private void takeBack(long id, String verb) {
+        Job job = store.db.read(() -> store.jobs.find(id)).orElse(null);
+        if (job == null || job.state() != JobState.PENDING || job.runDir() == null || job.lane() == null) {
+            return;
+        }
+        Withdrawn w;
+        try {
+            w = withdraw(job);
+        } catch (TransportException e) {
+            throw NvidbException.conflict("job " + id + " is staged with the runner of lane '" + job.lane()
+                    + "', whose node cannot be reached to take it back (" + e.getMessage()
+                    + "); try again when the node answers, or cancel the job");
+        }
+        if (w != null && w.startedPid() != null) {
+            throw NvidbException.conflict("job " + id + " has just been started by the runner of lane '" + job.lane()
+                    + "' (pid " + w.startedPid() + "); a running job cannot be " + verb);
+        }
+    }
+
+    /**
+     * After the lane's order changed: when a runner holds a job of the lane, a pass right away
+     * withdraws what is no longer next and stages what is, so the runner never starts a job the
+     * new order put further back. The order itself was already written.
+     */
+    private TickSummary resync(String lane, TickMode after) {
+        if (after == TickMode.NONE) {
+            return TickSummary.disabled();
+        }
+        boolean staged = store.db.read(() -> store.jobs.staged().stream().anyMatch(j -> lane.equals(j.lane())));
+        return staged ? ticker.apply(TickMode.FORCE) : null;
+    }
+
+    /** Sets how many of the lane's jobs may run at once. */
+    public LaneRecord concurrency(String typed, int n) {
+        if (n < 1) {
+            throw NvidbException.usage("concurrency must be at least 1 (got " + n + ")");
+        }
+        return store.db.write(() -> {
+            String name = resolveName(typed);
+            store.lanes.setConcurrency(name, n, Times.now());
+            return store.lanes.find(name).orElseThrow();
+        });
     }
 
     /**
@@ -144,7 +353,7 @@ public final class LaneService {
 
     /** What every view needs, read once. */
     private record Context(Map<String, NodeRecord> nodes, Map<String, Integer> nodeOrder, Map<String, GpuState> gpus,
-                           List<Job> active) {
+                           List<Job> active, Instant now) {
     }
 
     private Context context() {
@@ -159,7 +368,7 @@ public final class LaneService {
         for (GpuState g : store.gpus.all(config.settings().headroomMb())) {
             gpus.put(g.node() + ":" + g.index(), g);
         }
-        return new Context(nodes, order, gpus, store.jobs.active());
+        return new Context(nodes, order, gpus, store.jobs.active(), Times.now());
     }
 
     private static Comparator<LaneRecord> order(Map<String, Integer> nodeOrder) {
@@ -186,12 +395,13 @@ public final class LaneService {
                 .sorted(Lanes.ORDER).toList();
         NodeRecord node = c.nodes().get(lane.node());
         String nodeState = node == null || node.state() == null ? "unknown" : node.state();
-        return new LaneView(lane, nodeState, running, queued, blocked(lane, node, nodeState, running, queued, c));
+        boolean up = runnerUp(lane, c.now());
+        return new LaneView(lane, nodeState, running, queued, blocked(lane, node, nodeState, running, queued, up, c), up);
     }
 
     /** The first reason the lane's next job cannot start, or null. */
     private String blocked(LaneRecord lane, NodeRecord node, String nodeState, List<Job> running, List<Job> queued,
-                           Context c) {
+                           boolean runnerUp, Context c) {
         if (lane.paused()) {
             return "paused";
         }
@@ -215,9 +425,22 @@ public final class LaneService {
         if (head.held()) {
             return "job " + head.id() + " is held: " + head.heldReason();
         }
-        if (running.size() >= lane.concurrency() || head.vramMb() <= 0) {
-            return null; // busy with its own work, or the head needs no memory: nothing is in the way
+        if (running.size() >= lane.concurrency()) {
+            return null; // busy with its own work
         }
+        String cardFull = head.vramMb() <= 0 ? null : cardFull(lane, head, c);
+        if (cardFull != null) {
+            return cardFull;
+        }
+        if (lane.runner() && runnerUp) {
+            JsonNode waiting = runnerState(lane).path("waiting");
+            return waiting.isTextual() ? "runner waits: " + waiting.asText() : null;
+        }
+        return lane.runner() ? "waiting for a runner on the node" : null;
+    }
+
+    /** A lane card whose free memory is taken by work the queue did not start, or null. */
+    private static String cardFull(LaneRecord lane, Job head, Context c) {
         for (int index : lane.gpuIds()) {
             GpuState g = c.gpus().get(lane.node() + ":" + index);
             if (g == null || g.externalMemMb() <= 0) {
@@ -235,14 +458,14 @@ public final class LaneService {
 
     // ---------------------------------------------------------------- reordering
 
-    public record Moved(long id, String lane, int position) {
+    public record Moved(long id, String lane, int position, TickSummary tick) {
     }
 
     /**
      * Moves a queued job of {@code laneTyped} to {@code to} (head, tail or a 1-based slot,
      * clamped), or just before or after another queued job of the same lane.
      */
-    public Moved move(String laneTyped, long id, String to, Long before, Long after) {
+    public Moved move(String laneTyped, long id, String to, Long before, Long after, TickMode tick) {
         int given = (to != null ? 1 : 0) + (before != null ? 1 : 0) + (after != null ? 1 : 0);
         if (given != 1) {
             throw NvidbException.usage("pass exactly one of --to, --before or --after");
@@ -251,7 +474,7 @@ public final class LaneService {
         if (anchor != null && anchor == id) {
             throw NvidbException.usage("a job cannot be moved relative to itself (job " + id + ")");
         }
-        return store.db.write(() -> {
+        Moved m = store.db.write(() -> {
             LaneRecord lane = store.lanes.find(resolveName(laneTyped)).orElseThrow();
             queuedJob(id, lane, "moved");
             if (anchor != null) {
@@ -273,18 +496,19 @@ public final class LaneService {
             lanes.renumber(lane.name(), order, now);
             store.events.append(now, "lane_reordered", id, lane.node(), lane.name() + ": moved to slot " + slot,
                     Map.of("lane", lane.name(), "position", slot));
-            return new Moved(id, lane.name(), slot);
+            return new Moved(id, lane.name(), slot, null);
         });
+        return new Moved(m.id(), m.lane(), m.position(), resync(m.lane(), tick));
     }
 
-    public record Swapped(String lane, List<Long> order) {
+    public record Swapped(String lane, List<Long> order, TickSummary tick) {
     }
 
-    public Swapped swap(String laneTyped, long a, long b) {
+    public Swapped swap(String laneTyped, long a, long b, TickMode tick) {
         if (a == b) {
             throw NvidbException.usage("swap needs two different jobs (got " + a + " twice)");
         }
-        return store.db.write(() -> {
+        Swapped done = store.db.write(() -> {
             LaneRecord lane = store.lanes.find(resolveName(laneTyped)).orElseThrow();
             queuedJob(a, lane, "swapped");
             queuedJob(b, lane, "swapped");
@@ -299,8 +523,9 @@ public final class LaneService {
             lanes.renumber(lane.name(), order, now);
             store.events.append(now, "lane_reordered", a, lane.node(), lane.name() + ": swapped with job " + b,
                     Map.of("lane", lane.name(), "swapped_with", b));
-            return new Swapped(lane.name(), ids(order));
+            return new Swapped(lane.name(), ids(order), null);
         });
+        return new Swapped(done.lane(), done.order(), resync(done.lane(), tick));
     }
 
     /** @param skipped the job sent to the back, or null when fewer than two jobs are queued */
@@ -337,6 +562,10 @@ public final class LaneService {
 
     /** Puts a queued job into this lane, at the tail or {@code at}; its node pin becomes the lane's node. */
     public Assigned assign(String laneTyped, long id, String at, TickMode after) {
+        String target = store.db.write(() -> resolveName(laneTyped));
+        if (!target.equals(store.db.read(() -> store.jobs.find(id)).map(Job::lane).orElse(target))) {
+            takeBack(id, "moved to another lane");
+        }
         Assigned done = store.db.write(() -> {
             LaneRecord lane = store.lanes.find(resolveName(laneTyped)).orElseThrow();
             Job job = pendingJob(id, "assigned");
@@ -368,6 +597,10 @@ public final class LaneService {
 
     /** Takes a queued job out of this lane; it joins the free pool with no node pin (decisions.md §8). */
     public Assigned unassign(String laneTyped, long id, TickMode after) {
+        String target = store.db.write(() -> resolveName(laneTyped));
+        if (target.equals(store.db.read(() -> store.jobs.find(id)).map(Job::lane).orElse(null))) {
+            takeBack(id, "taken out of its lane");
+        }
         Assigned done = store.db.write(() -> {
             LaneRecord lane = store.lanes.find(resolveName(laneTyped)).orElseThrow();
             Job job = pendingJob(id, "taken out of a lane");
@@ -389,9 +622,12 @@ public final class LaneService {
     public record Switched(LaneRecord lane, boolean changed, TickSummary tick) {
     }
 
-    /** Stops the lane starting new jobs; what already runs is left alone. No pass afterwards. */
-    public Switched pause(String laneTyped) {
-        return setPaused(laneTyped, true, null);
+    /**
+     * Stops the lane starting new jobs; what already runs is left alone. When a runner holds the
+     * lane's next job, a pass right away takes it back.
+     */
+    public Switched pause(String laneTyped, TickMode after) {
+        return setPaused(laneTyped, true, after);
     }
 
     public Switched resume(String laneTyped, TickMode after) {
@@ -409,7 +645,7 @@ public final class LaneService {
             }
             return new Switched(lane, changed, null);
         });
-        TickSummary tick = after == null ? null : ticker.apply(forced(after));
+        TickSummary tick = paused ? resync(done.lane().name(), after) : ticker.apply(forced(after));
         return new Switched(done.lane(), done.changed(), tick);
     }
 

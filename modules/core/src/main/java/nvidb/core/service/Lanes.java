@@ -33,8 +33,9 @@ final class Lanes {
     }
 
     /**
-     * A lane by its name as typed: an existing lane (exact, case-insensitive, unique prefix),
-     * else {@code <node>:<gpu>[,<gpu>…]} with the node resolved, created on first use.
+     * A lane by its name as typed: an existing lane (exact, case-insensitive, unique prefix of a
+     * name typed without its {@code :gpu} part), else {@code <node>:<gpu>[,<gpu>…]} with the node
+     * resolved (a unique node prefix works), created on first use.
      */
     Resolved resolveOrCreate(String typed) {
         List<LaneRecord> lanes = store.lanes.all();
@@ -94,7 +95,8 @@ final class Lanes {
             String n = l.name().toLowerCase(Locale.ROOT);
             if (n.equals(lower)) {
                 ci.add(l);
-            } else if (n.startsWith(lower)) {
+            } else if (n.startsWith(lower) && !typed.contains(":")) {
+                // Only a node prefix is completed: "box:0" names GPU 0, never lane "box:0,1" or "box:10".
                 prefix.add(l);
             }
         }

@@ -563,7 +563,7 @@ public final class QueueService implements AutoCloseable {
             }
         }
         String reason = orphanReason;
-        return store.db.write(() -> {
+        Cancelled done = store.db.write(() -> {
             Job current = store.jobs.find(id).orElse(job);
             if (current.state().terminal()) {
                 return new Cancelled(id, false, current.state().label(), List.of());
@@ -578,6 +578,32 @@ public final class QueueService implements AutoCloseable {
             store.events.append(now, "job_cancelled", id, job.node(), "cancelled by user", null);
             return new Cancelled(id, true, JobState.CANCELLED.label(), holds);
         });
+        if (done.cancelled() && job.state() == JobState.PENDING && job.lane() != null && job.runDir() != null) {
+            withdrawFromRunner(job);
+        }
+        return done;
+    }
+
+    /**
+     * A cancelled job that was staged for a lane runner: its spec is withdrawn now, and if the
+     * runner started it meanwhile, it is stopped. A node that cannot be reached is left to the
+     * next pass, which reaps whatever the runner says it started for a cancelled job.
+     */
+    private void withdrawFromRunner(Job job) {
+        try {
+            LaneService.Withdrawn w = laneService().withdraw(job);
+            if (w != null && w.startedPid() != null && scheduler.terminate(w.node(), job.runDir(), w.startedPid(),
+                    w.startedPid())) {
+                Instant now = Times.now();
+                store.db.write(() -> {
+                    store.events.append(now, "job_reaped", job.id(), w.node(),
+                            "lane runner had already started this cancelled job", Map.of("pid", w.startedPid()));
+                    return null;
+                });
+            }
+        } catch (TransportException e) {
+            // the next pass that reaches the node withdraws the spec or reaps the job
+        }
     }
 
     public record Requeued(long id, boolean requeued, String state) {
@@ -735,10 +761,23 @@ public final class QueueService implements AutoCloseable {
     /** Drains (no new work) or resumes a node; jobs already running there are left alone. */
     public NodeRecord setDrained(String typed, boolean drained) {
         String name = resolveKnownNode(typed);
-        return withOperationLease(drained ? "drain" : "resume", () -> store.db.write(() -> {
+        NodeRecord node = withOperationLease(drained ? "drain" : "resume", () -> store.db.write(() -> {
             store.nodes.setEnabled(name, !drained);
             return store.nodes.find(name).orElseThrow();
         }));
+        if (drained && stagedOn(name)) {
+            tick(TickMode.FORCE); // a runner holding a job of this node gives it back now, not at some later pass
+        }
+        return node;
+    }
+
+    /** Whether a lane runner on the node holds a job (a pending lane job with a run directory). */
+    private boolean stagedOn(String node) {
+        return store.db.read(() -> {
+            java.util.Set<String> lanes = new java.util.HashSet<>();
+            store.lanes.all().stream().filter(l -> l.node().equals(node)).forEach(l -> lanes.add(l.name()));
+            return store.jobs.staged().stream().anyMatch(j -> lanes.contains(j.lane()));
+        });
     }
 
     /** Ignores a node (no probe, no work, hidden) or brings it back; refused while it runs jobs. */
@@ -811,7 +850,7 @@ public final class QueueService implements AutoCloseable {
 
     /** Lanes: listing, showing and reordering them (one transaction each, no node contact). */
     public LaneService laneService() {
-        return new LaneService(store, config, this::resolveKnownNode, this::tick);
+        return new LaneService(store, config, this::resolveKnownNode, this::tick, nodes);
     }
 
     @Override

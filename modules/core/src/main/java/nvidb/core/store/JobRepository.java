@@ -124,6 +124,16 @@ public final class JobRepository {
         });
     }
 
+    /**
+     * Lane jobs handed to a runner and not yet seen to start: pending, with a run directory.
+     * Their directories tell a pass whether the runner started them.
+     */
+    public List<Job> staged() {
+        return Rows.sql(() -> {
+            return query(SELECT + " WHERE state = 'pending' AND lane IS NOT NULL AND run_dir IS NOT NULL ORDER BY id");
+        });
+    }
+
     public List<Job> inStates(Collection<JobState> states) {
         return Rows.sql(() -> {
             if (states.isEmpty()) {

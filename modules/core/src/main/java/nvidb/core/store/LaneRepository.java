@@ -18,6 +18,9 @@ public final class LaneRepository {
             ON CONFLICT(name) DO NOTHING
             """;
     private static final String SET_PAUSED = "UPDATE lanes SET paused = ?, updated_at = ? WHERE name = ?";
+    private static final String SET_RUNNER = "UPDATE lanes SET runner = ?, updated_at = ? WHERE name = ?";
+    private static final String SET_CONCURRENCY = "UPDATE lanes SET concurrency = ?, updated_at = ? WHERE name = ?";
+    private static final String SET_RUNNER_STATE = "UPDATE lanes SET runner_state = ?, runner_seen_at = ? WHERE name = ?";
     private static final String MAX_SEQ = "SELECT MAX(lane_seq) FROM jobs WHERE lane = ?";
 
     private final Database db;
@@ -60,6 +63,34 @@ public final class LaneRepository {
                 Rows.bind(ps, paused ? 1 : 0, now, name);
                 return ps.executeUpdate() > 0;
             }
+        });
+    }
+
+    /** Switches the lane's runner on or off ({@code lane.runner}). */
+    public void setRunner(String name, boolean on, Instant now) {
+        update(SET_RUNNER, on ? 1 : 0, now, name);
+    }
+
+    /** How many of the lane's jobs may run at once (at least 1). */
+    public void setConcurrency(String name, int concurrency, Instant now) {
+        update(SET_CONCURRENCY, concurrency, now, name);
+    }
+
+    /**
+     * What the runner last said ({@code state} as JSON) and when; null for both when it said
+     * nothing readable, which never means "nothing runs".
+     */
+    public void saveRunnerState(String name, String stateJson, Instant seenAt) {
+        update(SET_RUNNER_STATE, stateJson, seenAt, name);
+    }
+
+    private void update(String sql, Object... args) {
+        Rows.sql(() -> {
+            try (PreparedStatement ps = db.connection().prepareStatement(sql)) {
+                Rows.bind(ps, args);
+                ps.executeUpdate();
+            }
+            return null;
         });
     }
 

@@ -15,4 +15,15 @@ public interface Probe {
 
     /** Parses what {@link #script()} printed. Never throws on odd cells: unknown is null. */
     GpuReport parse(String output);
+
+    /**
+     * A POSIX shell fragment for the lane runner, which checks its cards on the node just before
+     * it starts a job: prints one line {@code INDEX FREE_MIB} per GPU whose free memory the tool
+     * can measure, and nothing for one it cannot (the runner then goes by the controller's last
+     * word for that card). Like {@link #script()} it must not exit and reads nothing from stdin.
+     * The default measures nothing.
+     */
+    default String freeMemoryScript() {
+        return "";
+    }
 }

@@ -24,6 +24,11 @@ final class NvidiaSmiProbe implements Probe {
     }
 
     @Override
+    public String freeMemoryScript() {
+        return SmiSection.freeMemoryScript(command);
+    }
+
+    @Override
     public GpuReport parse(String output) {
         return SmiSection.parse(output, command, false);
     }

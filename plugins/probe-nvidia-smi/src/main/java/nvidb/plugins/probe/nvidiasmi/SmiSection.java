@@ -57,13 +57,15 @@ final class SmiSection {
     private SmiSection() {
     }
 
-    /** The POSIX sh fragment printing the section; it never exits and reads nothing from stdin. */
-    static String script(String command) {
+    /**
+     * Defines {@code nvidb_smi_run ARGS…}: the configured command with a time limit, read as one
+     * word or, when it holds a blank and is no file, as a command line for the node's shell.
+     */
+    private static String runFunction(String command) {
         String fallback = !command.equals(DEFAULT_COMMAND) ? "" : """
                 if ! command -v nvidia-smi >/dev/null 2>&1 && [ -x %s ]; then nvidb_smi_cmd=%s; fi
                 """.formatted(WSL_COMMAND, WSL_COMMAND);
         return """
-                # nvidb GPU probe: prints the @@nvidb-gpus section (nvidb_smi_* names are its own)
                 nvidb_smi_cmd=%s
                 %snvidb_smi_line=0
                 case $nvidb_smi_cmd in *' '*|*'\t'*) [ -f "$nvidb_smi_cmd" ] || nvidb_smi_line=1 ;; esac
@@ -72,6 +74,13 @@ final class SmiSection {
                   if [ "$nvidb_smi_line" = 1 ]; then eval "nvidb_smi_timed $nvidb_smi_cmd \\"\\$@\\""
                   else nvidb_smi_timed "$nvidb_smi_cmd" "$@"; fi
                 }
+                """.formatted(quote(command), fallback, TIMEOUT_SECONDS);
+    }
+
+    /** The POSIX sh fragment printing the section; it never exits and reads nothing from stdin. */
+    static String script(String command) {
+        return "# nvidb GPU probe: prints the @@nvidb-gpus section (nvidb_smi_* names are its own)\n"
+                + runFunction(command) + """
                 nvidb_smi_out=$(nvidb_smi_run %s %s </dev/null 2>&1) && nvidb_smi_rc=0 || nvidb_smi_rc=$?
                 echo "%s rc=$nvidb_smi_rc"
                 [ -z "$nvidb_smi_out" ] || printf '%%s\\n' "$nvidb_smi_out"
@@ -83,8 +92,20 @@ final class SmiSection {
                   echo "%s rc=skipped"
                 fi
                 echo "%s"
-                """.formatted(quote(command), fallback, TIMEOUT_SECONDS, GPU_QUERY, FORMAT, GPUS_MARK,
-                APPS_QUERY, FORMAT, APPS_MARK, APPS_MARK, END_MARK);
+                """.formatted(GPU_QUERY, FORMAT, GPUS_MARK, APPS_QUERY, FORMAT, APPS_MARK, APPS_MARK, END_MARK);
+    }
+
+    /**
+     * The lane runner's fragment: {@code INDEX FREE_MIB} per GPU from
+     * {@code --query-gpu=index,memory.free}; cells such as {@code [N/A]} (MIG) and a failing tool
+     * print nothing, so that card is not measured.
+     */
+    static String freeMemoryScript(String command) {
+        return runFunction(command) + """
+                nvidb_smi_run --query-gpu=index,memory.free %s </dev/null 2>/dev/null | awk -F',' '{ i = $1; f = $2; \
+                  gsub(/[[:space:]]/, "", i); gsub(/[[:space:]]/, "", f); \
+                  if (i ~ /^[0-9]+$/ && f ~ /^[0-9]+([.][0-9]*)?$/) print i, int(f) }'
+                """.formatted(FORMAT);
     }
 
     /**

@@ -238,4 +238,20 @@ class NvidiaSmiScriptTest {
         assertFalse(probe("/opt/nvidia-smi").script().contains("/usr/lib/wsl/lib/nvidia-smi"));
         assertFalse(probe("nvidia-smi").script().contains("exit"));
     }
+
+    @Test
+    void theLaneRunnerFragmentPrintsFreeMemoryPerGpuAndNothingWithoutTheTool() throws Exception {
+        String fragment = probe("nvidia-smi").freeMemoryScript();
+        // 24564 total: GPU 0 less 160 base and 10000 foreign, GPU 1 less 3 base.
+        assertEquals("0 14404\n1 24561\n", sh(fragment, smi.pathWithFake(), ""));
+        assertEquals("0 14404\n1 24561\n", sh(probe(smi.command().toString()).freeMemoryScript(), "/usr/bin:/bin", ""),
+                "a configured path works without the PATH");
+        Path noSmi = onlyTimeout();
+        Files.createSymbolicLink(noSmi.resolve("awk"), Path.of(Files.isExecutable(Path.of("/usr/bin/awk")) ? "/usr/bin/awk"
+                : "/bin/awk"));
+        assertEquals("", sh(fragment, noSmi.toString(), ""), "no tool: no card is measured");
+        smi.mode(Mode.FAILING);
+        assertEquals("", sh(fragment, smi.pathWithFake(), ""), "a failing driver measures nothing");
+        assertFalse(fragment.contains("exit"));
+    }
 }

@@ -27,6 +27,11 @@ final class WslProbe implements Probe {
     }
 
     @Override
+    public String freeMemoryScript() {
+        return SmiSection.freeMemoryScript(command);
+    }
+
+    @Override
     public GpuReport parse(String output) {
         return SmiSection.parse(output, command, true);
     }

@@ -1,0 +1,121 @@
+package nvidb.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import org.junit.jupiter.api.Test;
+
+/** The lane runner scenarios on a node reached through the local transport. */
+class LocalLaneRunnerTest extends LaneRunnerScenarios {
+    @Override
+    String serverKeys() {
+        return "    transport: local\n";
+    }
+
+    @Test
+    void anIdleRunnerExitsAndTheNextWorkStartsAnother() throws Exception {
+        config(2);
+        long a = laneJob(LANE, 0.2);
+        pass();
+        waitUntil(() -> ended(a), 30);
+        long pid = runner(LANE).path("pid").asLong();
+        waitUntil(() -> ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true), 15);
+        pass();
+        JsonNode gone = runner(LANE);
+        assertFalse(gone.path("up").asBoolean(), "an exited runner is not reported up: " + gone);
+        assertEquals(1, cli.run("queue", "lane", LANE, "runner", "--no-tick").exit(), "status exits 1 when not up");
+        String log = Files.readString(tmp.resolve("spool").resolve(
+                Files.list(tmp.resolve("spool")).findFirst().orElseThrow().getFileName()).resolve("runner.log"));
+        assertTrue(log.contains("exiting") || log.contains("nothing left to run"), log);
+
+        long b = laneJob(LANE, 0.2);
+        pass();
+        settle(b);
+        assertEquals("completed", job(b).path("state").asText());
+    }
+
+    @Test
+    void aLaneWithItsRunnerOffIsStartedByTheSchedulerAndStopAnswersWithoutARunner() throws Exception {
+        JsonNode off = cli.json("queue", "lane", LANE, "runner", "off");
+        assertFalse(off.path("lane").path("runner").asBoolean(), off.toString());
+        long a = laneJob(LANE, 0.2);
+        long b = laneJob(LANE, 0.2);
+        settle(a, b);
+        assertEquals(java.util.List.of(a, b), startOrder());
+        assertTrue(Files.notExists(tmp.resolve("spool")), "no runner was started for a lane whose runner is off");
+        JsonNode status = runner(LANE);
+        assertFalse(status.path("enabled").asBoolean());
+        assertEquals(0, cli.run("queue", "lane", LANE, "runner", "--no-tick").exit(), "off is not a failure");
+        JsonNode stop = cli.json("queue", "lane", LANE, "runner", "stop");
+        assertFalse(stop.path("stopped").asBoolean(), stop.toString());
+        Cli.Result bad = cli.run("queue", "lane", LANE, "runner", "sideways");
+        assertEquals(64, bad.exit());
+        assertTrue(bad.err().contains("use status, on, off, stop or restart"), bad.err());
+        Cli.Result hard = cli.run("queue", "lane", LANE, "runner", "on", "--hard");
+        assertEquals(64, hard.exit());
+        Cli.Result zero = cli.run("queue", "lane", LANE, "concurrency", "0");
+        assertEquals(64, zero.exit());
+        assertTrue(zero.err().contains("at least 1"), zero.err());
+        assertEquals(2, cli.json("queue", "lane", LANE, "concurrency", "2").path("lane").path("concurrency").asInt());
+    }
+
+    @Test
+    void aRunnerWhoseScriptChangedIsReplacedAndTheNewOneAdoptsTheJob() throws Exception {
+        long a = laneJob(LANE, 4);
+        long b = laneJob(LANE, 0.2);
+        pass();
+        waitUntil(() -> started(a), 30);
+        pass();
+        JsonNode old = runner(LANE);
+        String oldVersion = old.path("state").path("version").asText();
+        // The same fake reached by another path: the probe's fragment, so the runner script, changes.
+        String other = box.command().getParent() + "/../bin/nvidia-smi";
+        cli.write(".nvidb/queue.yml", Files.readString(cli.nvidbHome().resolve("queue.yml"))
+                .replace("nvidia_smi: " + box.command(), "nvidia_smi: " + other));
+        pass();
+        JsonNode fresh = runner(LANE);
+        assertTrue(fresh.path("up").asBoolean(), fresh.toString());
+        assertFalse(oldVersion.equals(fresh.path("state").path("version").asText()), "a new version: " + fresh);
+        assertFalse(old.path("pid").asLong() == fresh.path("pid").asLong(), "a new runner process");
+        assertEquals(java.util.List.of(a), ids(fresh.path("running")), "it adopted the running job: " + fresh);
+        settle(a, b);
+        assertEquals(java.util.List.of(a, b), startOrder());
+    }
+
+    @Test
+    void theRunnerKeepsTheJobCapPerGpuAndADrainTakesStagedWorkBack() throws Exception {
+        cli.write(".nvidb/queue.yml", Files.readString(cli.nvidbHome().resolve("queue.yml"))
+                .replace("  headroom_mb: 512\n", "  headroom_mb: 512\n  max_jobs_per_gpu: 1\n"));
+        long wide = laneJob("box:0,1", 3, "--gpus", "2");
+        pass();
+        waitUntil(() -> started(wide), 30);
+        long narrow = laneJob(LANE, 0.2);
+        pass(); // staged with lane box:0's runner, which finds GPU 0 at its cap
+        waitUntil(() -> runner(LANE).path("waiting").isTextual(), 10);
+        assertTrue(runner(LANE).path("waiting").asText().contains("max_jobs_per_gpu"), runner(LANE).toString());
+        waitUntil(() -> ended(wide), 30);
+        Thread.sleep(1500);
+        assertFalse(started(narrow), "the runner goes by the controller's count until the next pass");
+        pass();
+        waitUntil(() -> started(narrow), 10);
+
+        // Drain: a job staged with a runner is taken back at once, so nothing new starts there.
+        long blocker = laneJob(LANE, 3);
+        long after = laneJob(LANE, 0.2);
+        pass();
+        waitUntil(() -> started(blocker), 30);
+        pass();
+        assertEquals(java.util.List.of(after), ids(runner(LANE).path("staged")));
+        cli.json("queue", "drain", "box");
+        assertEquals(java.util.List.of(), ids(runner(LANE).path("staged")), "drain withdrew the staged job");
+        waitUntil(() -> ended(blocker), 30);
+        Thread.sleep(1500);
+        assertFalse(started(after), "nothing starts on a drained node");
+        assertEquals("node box is drained", cli.json("queue", "lane", LANE, "--no-tick").path("blocked").asText());
+        cli.json("queue", "resume", "box");
+        settle(after);
+    }
+}
