@@ -380,11 +380,36 @@ abstract class LaneRunnerScenarios {
         waitUntil(() -> ProcessHandle.of(jobPid).map(p -> !p.isAlive()).orElse(true), 20);
         pass();
         JsonNode done = job(slow);
-        assertEquals("timeout", done.path("state").asText(), done.toString());
+        assertEquals("timeout", done.path("state").asText(), done + "\n" + nodeSide(done.path("run_dir").asText()));
         assertEquals("exceeded max runtime of 6s", done.path("last_error").asText());
         JsonNode events = cli.json("queue", "events", "--job", String.valueOf(slow)).path("events");
         assertTrue(events.toString().contains("job_timeout"), events.toString());
         assertTrue(events.toString().contains("\"runner\":true"), "the runner enforced it: " + events);
+    }
+
+    /** The runner logs and the job's run directory, for a failure message. */
+    String nodeSide(String runDir) throws IOException {
+        StringBuilder sb = new StringBuilder();
+        Path spool = tmp.resolve("spool");
+        if (Files.isDirectory(spool)) {
+            try (Stream<Path> dirs = Files.list(spool)) {
+                for (Path d : dirs.toList()) {
+                    Path log = d.resolve("runner.log");
+                    sb.append("--- ").append(log).append('\n').append(Files.exists(log) ? Files.readString(log) : "(none)");
+                }
+            }
+        }
+        Path dir = Path.of(runDir);
+        if (Files.isDirectory(dir)) {
+            try (Stream<Path> files = Files.list(dir)) {
+                for (Path f : files.sorted().toList()) {
+                    sb.append("--- ").append(f.getFileName()).append(": ")
+                            .append(Files.size(f) < 400 ? Files.readString(f).strip() : "(" + Files.size(f) + " bytes)")
+                            .append('\n');
+                }
+            }
+        }
+        return sb.toString();
     }
 
     static List<Long> ids(JsonNode array) {

@@ -236,7 +236,10 @@ public final class LaneRunner {
         String command = j.command();
         String delim = "NVIDB_EOF_" + UUID.randomUUID().toString().replace("-", "");
         sb.append("rd=").append(ShellQuote.quote(j.runDir())).append('\n');
-        sb.append("if [ ! -f claimed/").append(name).append(" ] && [ ! -f \"$rd/pid\" ] && [ ! -f \"$rd/exit_code\" ]")
+        // Claimed under any sequence number (the lane was reordered since): not handed over again.
+        sb.append("held=0; for c in claimed/*-").append(String.format("%012d", j.jobId()))
+                .append("; do [ -f \"$c\" ] && held=1; done\n");
+        sb.append("if [ $held = 0 ] && [ ! -f \"$rd/pid\" ] && [ ! -f \"$rd/exit_code\" ]")
                 .append(" && [ ! -f queue/").append(name).append(" ]; then\n");
         sb.append("    mkdir -p \"$rd\"\n");
         sb.append("    cat > \"$rd/.run.sh.tmp\" <<'").append(delim).append("'\n").append(run)

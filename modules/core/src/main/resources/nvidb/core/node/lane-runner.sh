@@ -146,6 +146,18 @@ nvidb_scan() {
 nvidb_start() {
     nvidb_read_spec "$1"
     d=$s_dir
+    if [ -f "$d/exit_code" ] || { [ -f "$d/pid" ] && nvidb_alive "$(cat "$d/pid" 2>/dev/null)" "$d"; }; then
+        # This attempt already ran or runs (handed over twice under two sequence numbers): the
+        # claim stays, so the next scan adopts or retires it; it is never started twice.
+        nvidb_log "job $s_job already started in $d; not starting it again"
+        for c in claimed/*-"${1##*-}"; do
+            if [ "$c" != "$1" ] && [ -f "$c" ]; then
+                rm -f "$1"
+                break
+            fi
+        done
+        return 0
+    fi
     if [ ! -f "$d/run.sh" ]; then
         nvidb_log "job $s_job cannot start: $d/run.sh is missing"
         mkdir -p "$d" && printf 'nvidb: the lane runner found no run.sh in %s\n' "$d" >> "$d/stderr.log"

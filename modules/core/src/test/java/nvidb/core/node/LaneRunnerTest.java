@@ -141,4 +141,72 @@ class LaneRunnerTest {
             return s.map(p -> p.getFileName().toString()).filter(n -> !n.startsWith(".")).sorted().toList();
         }
     }
+
+    /** Starts the runner script itself, detached, on a spool prepared by the test. */
+    private Process runner(LaneRunner runner, Path spool) throws Exception {
+        Files.createDirectories(spool.resolve("queue"));
+        Files.writeString(spool.resolve("runner.sh"), runner.script());
+        Files.writeString(spool.resolve("lane.conf"), "gpus=0\nconcurrency=1\nheadroom_mb=0\nmax_jobs_per_gpu=4\n");
+        return new ProcessBuilder("sh", spool.resolve("runner.sh").toString(), spool.toString(), "t:0", "NVIDB_LANE=test",
+                runner.version(), "4", "0").redirectErrorStream(true).redirectOutput(spool.resolve("runner.log").toFile())
+                .start();
+    }
+
+    private static void stage(Path spool, String name, Path runDir, String command) throws Exception {
+        Files.createDirectories(runDir);
+        String run = NodeScripts.runScript(new NodeScripts.LaunchSpec(new nvidb.core.model.Job(7, "", nvidb.core.model.JobState.PENDING,
+                command, null, java.util.Map.of(), 0, 1, 0, null, List.of(), List.of(), null, "t", List.of(), null, null,
+                null, null, null, List.of(), null, null, null, null, null, null, 0, 0, null, null, null, null, null, null,
+                null, null, null), "t", "/x", List.of(0), 1));
+        Files.writeString(runDir.resolve("run.sh"), run);
+        Files.writeString(runDir.resolve("command.sh"), command + "\n");
+        Files.writeString(spool.resolve("queue/." + name), "job_id=7\nrun_dir=" + runDir + "\nvram_mb=0\nmax_runtime_s=0\n");
+        Files.move(spool.resolve("queue/." + name), spool.resolve("queue/" + name));
+    }
+
+    private static void await(java.util.function.BooleanSupplier ok) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 15_000;
+        while (!ok.getAsBoolean()) {
+            assertTrue(System.currentTimeMillis() < deadline, "condition not met within 15 s");
+            Thread.sleep(50);
+        }
+    }
+
+    @Test
+    void theRunnerStartsAStagedJobOnceAndNeverAgainUnderAnotherSequenceNumber() throws Exception {
+        Path spool = tmp.resolve("spool");
+        Path runDir = tmp.resolve("jobs/7");
+        Path marks = tmp.resolve("marks");
+        Process p = runner(new LaneRunner(""), spool);
+        try {
+            stage(spool, LaneRunner.specName(1000, 7), runDir, "echo ran >> " + marks);
+            await(() -> Files.exists(runDir.resolve("exit_code")));
+            assertEquals("0", Files.readString(runDir.resolve("exit_code")).split(" ")[0]);
+            await(() -> {
+                try {
+                    return Files.readString(spool.resolve("state")).contains("finished=7 0 ");
+                } catch (java.io.IOException e) {
+                    return false;
+                }
+            });
+            // The same attempt handed over again (the lane was reordered): it must not run twice.
+            Files.writeString(spool.resolve("queue/" + LaneRunner.specName(2000, 7)),
+                    "job_id=7\nrun_dir=" + runDir + "\nvram_mb=0\nmax_runtime_s=0\n");
+            await(() -> listQuiet(spool.resolve("queue")).isEmpty());
+            Thread.sleep(1500);
+            assertEquals("ran\n", Files.readString(marks), "started exactly once");
+            assertTrue(Files.readString(spool.resolve("runner.log")).contains("not starting it again"));
+        } finally {
+            p.destroy();
+            p.waitFor(5, TimeUnit.SECONDS);
+        }
+    }
+
+    private static List<String> listQuiet(Path dir) {
+        try {
+            return list(dir);
+        } catch (Exception e) {
+            return List.of("?");
+        }
+    }
 }
