@@ -266,6 +266,25 @@ abstract class LaneRunnerScenarios {
     }
 
     @Test
+    void cancellingAQueuedLaneJobLetsTheNextOneStart() throws Exception {
+        long a = laneJob(LANE, 3);
+        long b = laneJob(LANE, 0.3);
+        long c = laneJob(LANE, 0.3);
+        pass();
+        waitUntil(() -> started(a), 30);
+        pass(); // b is staged with the runner
+        assertEquals(List.of(b), ids(runner(LANE).path("staged")));
+        cli.json("job", "cancel", String.valueOf(b));
+        assertEquals(List.of(c), ids(runner(LANE).path("staged")), "the cancel handed the runner the next job");
+        waitUntil(() -> started(c), 30);
+        Map<Long, Map<String, Double>> t = times();
+        assertTrue(t.get(c).get("start") - t.get(a).get("end") < 2.0, t.toString());
+        settle(a, c);
+        assertEquals(List.of(a, c), startOrder(), "the cancelled job never ran");
+        assertEquals("cancelled", job(b).path("state").asText());
+    }
+
+    @Test
     void aHeldHeadBlocksTheLaneUntilSkipped() throws Exception {
         long dep = cli.json("job", "submit", "--gpus", "0", "--no-tick", "--", "true").path("job").path("id").asLong();
         cli.json("job", "cancel", String.valueOf(dep));

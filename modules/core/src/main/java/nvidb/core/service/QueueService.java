@@ -535,16 +535,22 @@ public final class QueueService implements AutoCloseable {
      * answers now; nothing cascades: jobs waiting on a cancelled one are held on the next pass.
      */
     public List<Cancelled> cancel(List<Long> ids) {
-        return withOperationLease("cancel", () -> {
+        boolean[] withdrawn = {false};
+        List<Cancelled> results = withOperationLease("cancel", () -> {
             List<Cancelled> out = new ArrayList<>();
             for (long id : ids) {
-                out.add(cancelOne(id));
+                out.add(cancelOne(id, withdrawn));
             }
             return out;
         });
+        if (withdrawn[0]) {
+            tick(TickMode.FORCE); // the runner gets the lane's new head now, so the lane moves on at once
+        }
+        return results;
     }
 
-    private Cancelled cancelOne(long id) {
+    /** @param withdrawn set when a job staged with a lane runner was taken back from it */
+    private Cancelled cancelOne(long id, boolean[] withdrawn) {
         Optional<Job> found = store.db.read(() -> store.jobs.find(id));
         if (found.isEmpty()) {
             return new Cancelled(id, false, null, List.of());
@@ -580,6 +586,7 @@ public final class QueueService implements AutoCloseable {
         });
         if (done.cancelled() && job.state() == JobState.PENDING && job.lane() != null && job.runDir() != null) {
             withdrawFromRunner(job);
+            withdrawn[0] = true;
         }
         return done;
     }
