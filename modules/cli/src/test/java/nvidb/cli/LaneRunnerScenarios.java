@@ -155,6 +155,19 @@ abstract class LaneRunnerScenarios {
         return times().getOrDefault(id, Map.of()).containsKey("end");
     }
 
+    /**
+     * Two jobs in lane box:0, the first started by the runner, the second staged with it (a pass
+     * ran while the first was running).
+     */
+    long[] oneRunningOneStaged(double first, double second) throws Exception {
+        long a = laneJob(LANE, first);
+        long b = laneJob(LANE, second);
+        pass();
+        waitUntil(() -> started(a), 30);
+        pass();
+        return new long[] {a, b};
+    }
+
     JsonNode job(long id) {
         return cli.json("job", "show", String.valueOf(id), "--no-tick");
     }
@@ -245,11 +258,9 @@ abstract class LaneRunnerScenarios {
 
     @Test
     void pauseLetsTheRunningJobFinishAndStartsNothingMoreUntilResumed() throws Exception {
-        long a = laneJob(LANE, 2);
-        long b = laneJob(LANE, 0.3);
-        pass();
-        waitUntil(() -> started(a), 30);
-        pass(); // b is staged now
+        long[] ab = oneRunningOneStaged(2, 0.3);
+        long a = ab[0];
+        long b = ab[1];
         JsonNode paused = cli.json("queue", "lane", LANE, "pause");
         assertTrue(paused.path("lane").path("paused").asBoolean(), paused.toString());
         assertEquals(List.of(), ids(runner(LANE).path("staged")), "pause takes the staged job back");
@@ -267,12 +278,10 @@ abstract class LaneRunnerScenarios {
 
     @Test
     void cancellingAQueuedLaneJobLetsTheNextOneStart() throws Exception {
-        long a = laneJob(LANE, 3);
-        long b = laneJob(LANE, 0.3);
+        long[] ab = oneRunningOneStaged(3, 0.3);
+        long a = ab[0];
+        long b = ab[1];
         long c = laneJob(LANE, 0.3);
-        pass();
-        waitUntil(() -> started(a), 30);
-        pass(); // b is staged with the runner
         assertEquals(List.of(b), ids(runner(LANE).path("staged")));
         cli.json("job", "cancel", String.valueOf(b));
         assertEquals(List.of(c), ids(runner(LANE).path("staged")), "the cancel handed the runner the next job");
@@ -305,11 +314,9 @@ abstract class LaneRunnerScenarios {
 
     @Test
     void aRunnerKilledWithKill9IsReplacedAndTheNewOneAdoptsItsJob() throws Exception {
-        long a = laneJob(LANE, 4);
-        long b = laneJob(LANE, 0.3);
-        pass();
-        waitUntil(() -> started(a), 30);
-        pass();
+        long[] ab = oneRunningOneStaged(4, 0.3);
+        long a = ab[0];
+        long b = ab[1];
         JsonNode before = runner(LANE);
         assertTrue(before.path("up").asBoolean(), before.toString());
         assertEquals(List.of(a), ids(before.path("running")), before.toString());

@@ -64,11 +64,9 @@ class LocalLaneRunnerTest extends LaneRunnerScenarios {
 
     @Test
     void aRunnerWhoseScriptChangedIsReplacedAndTheNewOneAdoptsTheJob() throws Exception {
-        long a = laneJob(LANE, 4);
-        long b = laneJob(LANE, 0.2);
-        pass();
-        waitUntil(() -> started(a), 30);
-        pass();
+        long[] ab = oneRunningOneStaged(4, 0.2);
+        long a = ab[0];
+        long b = ab[1];
         JsonNode old = runner(LANE);
         String oldVersion = old.path("state").path("version").asText();
         // The same fake reached by another path: the probe's fragment, so the runner script, changes.
