@@ -107,10 +107,13 @@ abstract class LaneRunnerScenarios {
 
     // ---------------------------------------------------------------- helpers
 
-    /** A lane job that logs its start, sleeps, and logs its end. */
+    /** A lane job that logs its start, sleeps, and logs its end (1 GiB unless {@code extra} says). */
     long laneJob(String lane, double seconds, String... extra) {
-        List<String> args = new ArrayList<>(List.of("job", "submit", "--lane", lane, "--vram", "1G", "--no-tick"));
+        List<String> args = new ArrayList<>(List.of("job", "submit", "--lane", lane, "--no-tick"));
         args.addAll(List.of(extra));
+        if (!args.contains("--vram")) {
+            args.addAll(List.of("--vram", "1G"));
+        }
         args.add("--");
         args.add("echo \"$NVIDB_JOB_ID start $(date +%s.%N) gpu=$CUDA_VISIBLE_DEVICES\" >> " + log + "; sleep " + seconds
                 + "; echo \"$NVIDB_JOB_ID end $(date +%s.%N)\" >> " + log);

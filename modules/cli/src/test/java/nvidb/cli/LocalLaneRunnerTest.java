@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The lane runner scenarios on a node reached through the local transport. */
@@ -115,5 +116,26 @@ class LocalLaneRunnerTest extends LaneRunnerScenarios {
         assertEquals("node box is drained", cli.json("queue", "lane", LANE, "--no-tick").path("blocked").asText());
         cli.json("queue", "resume", "box");
         settle(after);
+    }
+
+    @Test
+    void aLaneOfConcurrencyTwoRunsTwoAtOnceButCountsTheMemoryItsYoungJobsReserved() throws Exception {
+        cli.json("queue", "lane", LANE, "concurrency", "2");
+        long a = laneJob(LANE, 4, "--vram", "8G");
+        long b = laneJob(LANE, 7, "--vram", "8G");
+        long c = laneJob(LANE, 0.2, "--vram", "16G");
+        pass(); // stages a and b; the runner starts both
+        waitUntil(() -> started(a) && started(b), 30);
+        pass(); // stages c, which has to wait for a slot
+        waitUntil(() -> ended(a), 30);
+        Thread.sleep(1500); // a slot is free, but b's 8 GiB (not yet visible to the driver) leave 15,860 MiB
+        pass();
+        assertFalse(started(c), "c would overfill the card together with b's reservation");
+        assertTrue(runner(LANE).path("waiting").asText().contains("job " + c + " needs 16384 MiB"), runner(LANE).toString());
+        settle(a, b, c);
+        Map<Long, Map<String, Double>> t = times();
+        assertTrue(t.get(b).get("start") < t.get(a).get("end"), "a and b ran side by side: " + t);
+        assertTrue(t.get(c).get("start") >= t.get(b).get("end"), "c started once b was done: " + t);
+        assertTrue(t.get(c).get("start") - t.get(b).get("end") < 2.0, t.toString());
     }
 }

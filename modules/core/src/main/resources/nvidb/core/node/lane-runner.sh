@@ -69,8 +69,10 @@ nvidb_others() {
 }
 
 # May the head spec start now? The controller's rules: the job cap per GPU, then memory: what
-# the driver reports free, less headroom and the others' unused reservations. A card it cannot
-# measure goes by the controller's word. Sets $waiting when it may not.
+# the driver reports free, less headroom, the other queue jobs' unused reservations and those of
+# this lane's own young jobs (started less than 30 s ago: perhaps still allocating, so not yet
+# visible to the driver). A card it cannot measure goes by the controller's word. Sets $waiting
+# when it may not.
 nvidb_gate() {
     waiting=
     for g in $(printf '%s' "$c_gpus" | tr ',' ' '); do
@@ -86,7 +88,7 @@ nvidb_gate() {
         f=$(printf '%s\n' "$free" | awk -v g="$g" '$1 == g { print $2; exit }')
         [ -n "$f" ] || continue
         nvidb_others "$g"
-        room=$((f - c_headroom - o_res))
+        room=$((f - c_headroom - o_res - young))
         if [ "$room" -lt "$s_vram" ]; then
             waiting="GPU $g has $room MiB free after headroom; job $s_job needs $s_vram MiB"
             return 1
@@ -99,6 +101,7 @@ nvidb_gate() {
 nvidb_scan() {
     now=$(date +%s)
     current=0
+    young=0
     cur=
     for f in claimed/*; do
         [ -f "$f" ] || continue
@@ -126,12 +129,14 @@ nvidb_scan() {
                 nvidb_log "job $s_job ran past its limit of ${s_max}s; stopped it"
             fi
             current=$((current + 1))
+            [ $((now - st)) -ge 30 ] || young=$((young + s_vram))
             cur="$cur$s_job $p $st $s_dir
 "
             continue
         fi
         if [ -z "$p" ] && [ $((now - s_claimed)) -lt 10 ]; then
             current=$((current + 1)) # claimed a moment ago; its run.sh is not up yet
+            young=$((young + s_vram))
             continue
         fi
         nvidb_log "job $s_job is gone without an exit code"
@@ -205,6 +210,7 @@ nvidb_fill() {
         echo "claimed_at=$(date +%s)" >> "claimed/$head"
         nvidb_start "claimed/$head"
         current=$((current + 1))
+        young=$((young + s_vram))
         started=1
     done
 }
