@@ -138,4 +138,26 @@ class LocalLaneRunnerTest extends LaneRunnerScenarios {
         assertTrue(t.get(c).get("start") >= t.get(b).get("end"), "c started once b was done: " + t);
         assertTrue(t.get(c).get("start") - t.get(b).get("end") < 2.0, t.toString());
     }
+
+    @Test
+    void aLaneOnACardTheNodeLacksOrMayNotUseWaitsAndSaysWhy() throws Exception {
+        long missing = laneJob("box:5", 0.2);
+        pass();
+        JsonNode lane = cli.json("queue", "lane", "box:5", "--no-tick");
+        assertEquals("node box has no GPU 5 (the last probe saw 0,1)", lane.path("blocked").asText(), lane.toString());
+        assertEquals("pending", job(missing).path("state").asText());
+        assertTrue(Files.notExists(tmp.resolve("spool")), "nothing was handed to a runner");
+
+        cli.write(".nvidb/queue.yml", Files.readString(cli.nvidbHome().resolve("queue.yml"))
+                .replace("    nvidia_smi: ", "    gpus: [0]\n    nvidia_smi: "));
+        long outside = laneJob(LANE1, 0.2);
+        pass();
+        assertEquals("GPU 1 of node box is not in its gpu_ids allowlist [0]",
+                cli.json("queue", "lane", LANE1, "--no-tick").path("blocked").asText());
+        assertFalse(started(outside));
+        long inside = laneJob(LANE, 0.2);
+        pass();
+        settle(inside);
+        assertEquals(java.util.List.of(inside), startOrder(), "only the allowed card's lane ran");
+    }
 }

@@ -66,6 +66,9 @@ final class RunnerSync {
         List<Job> running = store.db.read(() -> store.jobs.inStates(List.of(JobState.RUNNING)));
         Map<String, NodeRecord> nodeRows = new HashMap<>();
         store.db.read(store.nodes::all).forEach(n -> nodeRows.put(n.name(), n));
+        Map<String, java.util.Set<Integer>> cards = new HashMap<>();
+        store.db.read(() -> store.gpus.all(config.settings().headroomMb()))
+                .forEach(g -> cards.computeIfAbsent(g.node(), k -> new java.util.HashSet<>()).add(g.index()));
         Map<String, List<Job>> queues = new HashMap<>();
         pending.stream().filter(j -> j.lane() != null && j.state() == JobState.PENDING)
                 .sorted(Scheduler.LANE_ORDER)
@@ -81,7 +84,9 @@ final class RunnerSync {
             if (!lane.runner() && lane.runnerStateJson() == null) {
                 continue; // the controller dispatches this lane itself and no runner is left to stop
             }
-            List<Job> heads = lane.runner() && !lane.paused() && node.enabled()
+            boolean usable = LaneCards.unusable(lane, cards.getOrDefault(lane.node(), java.util.Set.of()),
+                    nodes.server(lane.node()).orElse(null)) == null;
+            List<Job> heads = lane.runner() && !lane.paused() && node.enabled() && usable
                     ? stageable(lane, queues.getOrDefault(lane.name(), List.of()), deps, dispatcher, summary)
                     : List.of();
             boolean wanted = lane.runner() && (!heads.isEmpty() || !laneRunning.isEmpty());

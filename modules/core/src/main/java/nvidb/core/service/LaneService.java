@@ -421,6 +421,13 @@ public final class LaneService {
         if (queued.isEmpty()) {
             return null;
         }
+        java.util.Set<Integer> present = new java.util.HashSet<>();
+        c.gpus().values().stream().filter(g -> g.node().equals(lane.node())).forEach(g -> present.add(g.index()));
+        String cards = nvidb.core.scheduler.LaneCards.unusable(lane, present,
+                config.servers().stream().filter(s -> s.name().equals(lane.node())).findFirst().orElse(null));
+        if (cards != null) {
+            return cards;
+        }
         Job head = queued.getFirst();
         if (head.held()) {
             return "job " + head.id() + " is held: " + head.heldReason();
