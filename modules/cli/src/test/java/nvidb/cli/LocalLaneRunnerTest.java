@@ -52,6 +52,9 @@ class LocalLaneRunnerTest extends LaneRunnerScenarios {
         assertEquals(0, cli.run("queue", "lane", LANE, "runner", "--no-tick").exit(), "off is not a failure");
         JsonNode stop = cli.json("queue", "lane", LANE, "runner", "stop");
         assertFalse(stop.path("stopped").asBoolean(), stop.toString());
+        Cli.Result restart = cli.run("queue", "lane", LANE, "runner", "restart");
+        assertEquals(4, restart.exit(), restart.toString());
+        assertTrue(restart.err().contains("is off") && restart.err().contains("runner on"), restart.err());
         Cli.Result bad = cli.run("queue", "lane", LANE, "runner", "sideways");
         assertEquals(64, bad.exit());
         assertTrue(bad.err().contains("use status, on, off, stop or restart"), bad.err());
@@ -68,6 +71,9 @@ class LocalLaneRunnerTest extends LaneRunnerScenarios {
         long[] ab = oneRunningOneStaged(4, 0.2);
         long a = ab[0];
         long b = ab[1];
+        Cli.Result said = cli.run("queue", "lane", LANE, "runner", "restart");
+        assertEquals(0, said.exit(), said.toString());
+        assertTrue(said.out().contains("runner replaced; jobs it started keep running under the new one"), said.out());
         JsonNode old = runner(LANE);
         String oldVersion = old.path("state").path("version").asText();
         // The same fake reached by another path: the probe's fragment, so the runner script, changes.

@@ -309,7 +309,9 @@ public final class QueueLane extends BaseCommand {
                 }
                 case "restart" -> {
                     LaneService.RunnerControl c = lanes().restart(lane(), hard, tick.read());
-                    return control(c, "runner restarted" + (hard ? " (hard)" : ""), true);
+                    return control(c, c.stopped() ? "runner replaced" + (hard ? " (terminated)" : "")
+                            + "; jobs it started keep running under the new one"
+                            : "no runner was running; one starts when the lane has work", true);
                 }
                 default -> throw NvidbException.usage("unknown runner action '" + action
                         + "'; use status, on, off, stop or restart");

@@ -195,6 +195,10 @@ public final class LaneService {
      */
     public RunnerControl restart(String typed, boolean hard, TickMode after) {
         LaneRecord lane = resolve(typed);
+        if (!lane.runner()) {
+            throw NvidbException.conflict("the runner of lane '" + lane.name() + "' is off (the scheduler starts its jobs);"
+                    + " switch it on with `nvidb queue lane " + lane.name() + " runner on`");
+        }
         boolean stopped = remote(lane, () -> stopRemote(lane, hard, true));
         TickSummary tick = ticker.apply(forced(after));
         return new RunnerControl(store.db.read(() -> store.lanes.find(lane.name()).orElseThrow()), stopped, hard, tick);
