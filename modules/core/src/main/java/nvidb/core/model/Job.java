@@ -50,6 +50,10 @@ public record Job(
         String heldReason,
         String idempotencyKey) {
 
+    /** Lane running order: {@code lane_seq} (none last), then id. */
+    public static final java.util.Comparator<Job> LANE_ORDER = java.util.Comparator
+            .comparing((Job j) -> j.laneSeq() == null ? Long.MAX_VALUE : j.laneSeq()).thenComparingLong(Job::id);
+
     public Job {
         Objects.requireNonNull(state, "state");
         Objects.requireNonNull(command, "command");

@@ -4,11 +4,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -66,12 +69,12 @@ final class RunnerSync {
         List<Job> running = store.db.read(() -> store.jobs.inStates(List.of(JobState.RUNNING)));
         Map<String, NodeRecord> nodeRows = new HashMap<>();
         store.db.read(store.nodes::all).forEach(n -> nodeRows.put(n.name(), n));
-        Map<String, java.util.Set<Integer>> cards = new HashMap<>();
+        Map<String, Set<Integer>> cards = new HashMap<>();
         store.db.read(() -> store.gpus.all(config.settings().headroomMb()))
-                .forEach(g -> cards.computeIfAbsent(g.node(), k -> new java.util.HashSet<>()).add(g.index()));
+                .forEach(g -> cards.computeIfAbsent(g.node(), k -> new HashSet<>()).add(g.index()));
         Map<String, List<Job>> queues = new HashMap<>();
         pending.stream().filter(j -> j.lane() != null && j.state() == JobState.PENDING)
-                .sorted(Scheduler.LANE_ORDER)
+                .sorted(Job.LANE_ORDER)
                 .forEach(j -> queues.computeIfAbsent(j.lane(), k -> new ArrayList<>()).add(j));
         Map<String, List<Planned>> byNode = new LinkedHashMap<>();
         for (LaneRecord lane : lanes) {
@@ -84,7 +87,7 @@ final class RunnerSync {
             if (!lane.runner() && lane.runnerStateJson() == null) {
                 continue; // the controller dispatches this lane itself and no runner is left to stop
             }
-            boolean usable = LaneCards.unusable(lane, cards.getOrDefault(lane.node(), java.util.Set.of()),
+            boolean usable = LaneCards.unusable(lane, cards.getOrDefault(lane.node(), Set.of()),
                     nodes.server(lane.node()).orElse(null)) == null;
             List<Job> heads = lane.runner() && !lane.paused() && node.enabled() && usable
                     ? stageable(lane, queues.getOrDefault(lane.name(), List.of()), deps, dispatcher, summary)
@@ -119,7 +122,7 @@ final class RunnerSync {
             List<LaneRunner.LaneAnswer> got;
             try {
                 got = answers.get(e.getKey()).get();
-            } catch (java.util.concurrent.ExecutionException ex) {
+            } catch (ExecutionException ex) {
                 String why = ex.getCause() instanceof TransportException t ? t.getMessage() : String.valueOf(ex.getCause());
                 summary.errors().add(new TickSummary.Problem("node", e.getKey(), "lane sync failed: " + why));
                 continue;

@@ -55,9 +55,6 @@ public final class Scheduler {
     /** Seconds between TERM and KILL when a job is stopped. */
     static final int KILL_GRACE_SECONDS = 5;
     static final int TAIL_CHARS = 4000;
-    /** Lane running order: {@code lane_seq} (none last), then id. */
-    static final java.util.Comparator<Job> LANE_ORDER = java.util.Comparator
-            .comparing((Job j) -> j.laneSeq() == null ? Long.MAX_VALUE : j.laneSeq()).thenComparingLong(Job::id);
 
     private final Store store;
     private final QueueConfig config;
@@ -637,8 +634,7 @@ public final class Scheduler {
                                TickSummary summary) {
         Map<String, List<Job>> queues = new LinkedHashMap<>();
         pending.stream().filter(j -> j.lane() != null)
-                .sorted(java.util.Comparator.comparing((Job j) -> j.laneSeq() == null ? Long.MAX_VALUE : j.laneSeq())
-                        .thenComparingLong(Job::id))
+                .sorted(Job.LANE_ORDER)
                 .forEach(j -> queues.computeIfAbsent(j.lane(), k -> new ArrayList<>()).add(j));
         for (Map.Entry<String, List<Job>> e : queues.entrySet()) {
             var lane = store.db.read(() -> store.lanes.find(e.getKey())).orElse(null);

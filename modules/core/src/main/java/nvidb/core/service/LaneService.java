@@ -1,5 +1,9 @@
 package nvidb.core.service;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -17,18 +21,16 @@ import nvidb.core.model.JobState;
 import nvidb.core.model.LaneRecord;
 import nvidb.core.model.NodeRecord;
 import nvidb.core.model.TickSummary;
+import nvidb.core.node.LaneRunner;
+import nvidb.core.node.NodeConnections;
 import nvidb.core.service.QueueService.TickMode;
 import nvidb.core.store.JobRepository.Changes;
 import nvidb.core.store.JobRepository.Column;
+import nvidb.core.store.Json;
 import nvidb.core.store.Store;
 import nvidb.core.util.Times;
-import nvidb.core.node.LaneRunner;
-import nvidb.core.node.NodeConnections;
-import nvidb.core.store.Json;
 import nvidb.spi.transport.ExecResult;
 import nvidb.spi.transport.TransportException;
-import com.fasterxml.jackson.databind.JsonNode;
-import java.time.Duration;
 
 /**
  * The database side of lanes: what each lane runs and what comes next, and every way a person
@@ -86,12 +88,12 @@ public final class LaneService {
     /** The runner's last state as JSON (a missing node when none). */
     static JsonNode runnerState(LaneRecord lane) {
         if (lane.runnerStateJson() == null) {
-            return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+            return MissingNode.getInstance();
         }
         try {
             return Json.readTree(lane.runnerStateJson());
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+        } catch (JsonProcessingException e) {
+            return MissingNode.getInstance();
         }
     }
 
@@ -396,7 +398,7 @@ public final class LaneService {
                 .filter(j -> j.state() == JobState.RUNNING && lane.name().equals(j.lane())).toList();
         List<Job> queued = c.active().stream()
                 .filter(j -> j.state() == JobState.PENDING && lane.name().equals(j.lane()))
-                .sorted(Lanes.ORDER).toList();
+                .sorted(Job.LANE_ORDER).toList();
         NodeRecord node = c.nodes().get(lane.node());
         String nodeState = node == null || node.state() == null ? "unknown" : node.state();
         boolean up = runnerUp(lane, c.now());

@@ -19,10 +19,6 @@ final class Lanes {
     record Resolved(String name, String node, List<Integer> gpuIds) {
     }
 
-    /** Lane running order: {@code lane_seq} (none last), then id. */
-    static final Comparator<Job> ORDER = Comparator
-            .comparing((Job j) -> j.laneSeq() == null ? Long.MAX_VALUE : j.laneSeq())
-            .thenComparingLong(Job::id);
 
     private final Store store;
     private final Function<String, String> nodeResolver;
@@ -129,7 +125,7 @@ final class Lanes {
     List<Job> queued(String lane) {
         return store.jobs.inStates(List.of(JobState.PENDING)).stream()
                 .filter(j -> lane.equals(j.lane()))
-                .sorted(ORDER)
+                .sorted(Job.LANE_ORDER)
                 .toList();
     }
 
