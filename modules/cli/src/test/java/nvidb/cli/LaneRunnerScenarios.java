@@ -262,7 +262,7 @@ abstract class LaneRunnerScenarios {
 
     @Test
     void pauseLetsTheRunningJobFinishAndStartsNothingMoreUntilResumed() throws Exception {
-        long[] ab = oneRunningOneStaged(2, 0.3);
+        long[] ab = oneRunningOneStaged(6, 0.3);
         long a = ab[0];
         long b = ab[1];
         JsonNode paused = cli.json("queue", "lane", LANE, "pause");
@@ -282,7 +282,7 @@ abstract class LaneRunnerScenarios {
 
     @Test
     void cancellingAQueuedLaneJobLetsTheNextOneStart() throws Exception {
-        long[] ab = oneRunningOneStaged(3, 0.3);
+        long[] ab = oneRunningOneStaged(6, 0.3);
         long a = ab[0];
         long b = ab[1];
         long c = laneJob(LANE, 0.3);
@@ -318,7 +318,7 @@ abstract class LaneRunnerScenarios {
 
     @Test
     void aRunnerKilledWithKill9IsReplacedAndTheNewOneAdoptsItsJob() throws Exception {
-        long[] ab = oneRunningOneStaged(4, 0.3);
+        long[] ab = oneRunningOneStaged(8, 0.3);
         long a = ab[0];
         long b = ab[1];
         JsonNode before = runner(LANE);
@@ -388,7 +388,7 @@ abstract class LaneRunnerScenarios {
 
     @Test
     void theRunnerStopsAnOverrunningJobAndRestartsNeverTouchTheJob() throws Exception {
-        long slow = cli.json("job", "submit", "--lane", LANE, "--timeout", "6", "--no-tick", "--",
+        long slow = cli.json("job", "submit", "--lane", LANE, "--timeout", "10", "--no-tick", "--",
                 "echo \"$NVIDB_JOB_ID start $(date +%s.%N)\" >> " + log + "; sleep 60").path("job").path("id").asLong();
         pass();
         waitUntil(() -> started(slow), 30);
@@ -411,7 +411,7 @@ abstract class LaneRunnerScenarios {
         pass();
         JsonNode done = job(slow);
         assertEquals("timeout", done.path("state").asText(), done + "\n" + nodeSide(done.path("run_dir").asText()));
-        assertEquals("exceeded max runtime of 6s", done.path("last_error").asText());
+        assertEquals("exceeded max runtime of 10s", done.path("last_error").asText());
         JsonNode events = cli.json("queue", "events", "--job", String.valueOf(slow)).path("events");
         assertTrue(events.toString().contains("job_timeout"), events.toString());
         assertTrue(events.toString().contains("\"runner\":true"), "the runner enforced it: " + events);

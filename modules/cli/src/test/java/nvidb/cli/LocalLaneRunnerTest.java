@@ -68,7 +68,7 @@ class LocalLaneRunnerTest extends LaneRunnerScenarios {
 
     @Test
     void aRunnerWhoseScriptChangedIsReplacedAndTheNewOneAdoptsTheJob() throws Exception {
-        long[] ab = oneRunningOneStaged(4, 0.2);
+        long[] ab = oneRunningOneStaged(8, 0.2);
         long a = ab[0];
         long b = ab[1];
         Cli.Result said = cli.run("queue", "lane", LANE, "runner", "restart");
@@ -94,7 +94,7 @@ class LocalLaneRunnerTest extends LaneRunnerScenarios {
     void theRunnerKeepsTheJobCapPerGpuAndADrainTakesStagedWorkBack() throws Exception {
         cli.write(".nvidb/queue.yml", Files.readString(cli.nvidbHome().resolve("queue.yml"))
                 .replace("  headroom_mb: 512\n", "  headroom_mb: 512\n  max_jobs_per_gpu: 1\n"));
-        long wide = laneJob("box:0,1", 3, "--gpus", "2");
+        long wide = laneJob("box:0,1", 8, "--gpus", "2");
         pass();
         waitUntil(() -> started(wide), 30);
         long narrow = laneJob(LANE, 0.2);
@@ -108,7 +108,7 @@ class LocalLaneRunnerTest extends LaneRunnerScenarios {
         waitUntil(() -> started(narrow), 10);
 
         // Drain: a job staged with a runner is taken back at once, so nothing new starts there.
-        long blocker = laneJob(LANE, 3);
+        long blocker = laneJob(LANE, 8);
         long after = laneJob(LANE, 0.2);
         pass();
         waitUntil(() -> started(blocker), 30);
@@ -128,7 +128,7 @@ class LocalLaneRunnerTest extends LaneRunnerScenarios {
     void aLaneOfConcurrencyTwoRunsTwoAtOnceButCountsTheMemoryItsYoungJobsReserved() throws Exception {
         cli.json("queue", "lane", LANE, "concurrency", "2");
         long a = laneJob(LANE, 4, "--vram", "8G");
-        long b = laneJob(LANE, 7, "--vram", "8G");
+        long b = laneJob(LANE, 12, "--vram", "8G");
         long c = laneJob(LANE, 0.2, "--vram", "16G");
         pass(); // stages a and b; the runner starts both
         waitUntil(() -> started(a) && started(b), 30);
