@@ -267,6 +267,7 @@ abstract class LaneRunnerScenarios {
         long b = ab[1];
         JsonNode paused = cli.json("queue", "lane", LANE, "pause");
         assertTrue(paused.path("lane").path("paused").asBoolean(), paused.toString());
+        assertTrue(paused.path("lane").path("runner_up").asBoolean(), "its runner still runs job a: " + paused);
         assertEquals(List.of(), ids(runner(LANE).path("staged")), "pause takes the staged job back");
         waitUntil(() -> ended(a), 30);
         Thread.sleep(2500); // more than the runner needs to start a staged job

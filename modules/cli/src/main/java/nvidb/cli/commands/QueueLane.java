@@ -5,6 +5,8 @@ import nvidb.cli.output.LaneViews;
 import nvidb.cli.output.Output;
 import nvidb.cli.output.Views;
 import nvidb.core.error.NvidbException;
+import nvidb.core.model.LaneRecord;
+import nvidb.core.model.TickSummary;
 import nvidb.core.service.LaneService;
 import nvidb.core.util.Ids;
 import nvidb.core.util.Times;
@@ -54,6 +56,29 @@ public final class QueueLane extends BaseCommand {
 
         String lane() {
             return parent.lane;
+        }
+
+        /** The lane as JSON, with whether its runner answered lately. */
+        static ObjectNode laneJson(LaneRecord lane) {
+            return LaneViews.lane(lane, LaneService.runnerUp(lane, java.time.Instant.now()));
+        }
+
+        /**
+         * What a change of the lane's settings prints: {@code {ok, lane, …extra, tick}} with
+         * {@code --json}, else one sentence.
+         */
+        int changed(LaneRecord lane, TickSummary tick, String sentence, java.util.function.Consumer<ObjectNode> extra) {
+            if (json()) {
+                ObjectNode o = Output.object();
+                o.put("ok", true);
+                o.set("lane", laneJson(lane));
+                extra.accept(o);
+                o.set("tick", Views.tick(tick));
+                out().document(o);
+            } else {
+                out().line("lane " + lane.name() + sentence);
+            }
+            return 0;
         }
     }
 
@@ -208,16 +233,7 @@ public final class QueueLane extends BaseCommand {
         @Override
         protected int execute() {
             LaneService.Switched s = lanes().pause(lane(), tick.after());
-            if (json()) {
-                ObjectNode o = Output.object();
-                o.put("ok", true);
-                o.set("lane", LaneViews.lane(s.lane(), false));
-                o.set("tick", Views.tick(s.tick()));
-                out().document(o);
-            } else {
-                out().line("lane " + s.lane().name() + " paused; jobs already running are left alone");
-            }
-            return 0;
+            return changed(s.lane(), s.tick(), " paused; jobs already running are left alone", o -> { });
         }
     }
 
@@ -229,16 +245,7 @@ public final class QueueLane extends BaseCommand {
         @Override
         protected int execute() {
             LaneService.Switched s = lanes().resume(lane(), tick.after());
-            if (json()) {
-                ObjectNode o = Output.object();
-                o.put("ok", true);
-                o.set("lane", LaneViews.lane(s.lane(), false));
-                o.set("tick", Views.tick(s.tick()));
-                out().document(o);
-            } else {
-                out().line("lane " + s.lane().name() + " resumed");
-            }
-            return 0;
+            return changed(s.lane(), s.tick(), " resumed", o -> { });
         }
     }
 
@@ -260,7 +267,7 @@ public final class QueueLane extends BaseCommand {
             if (json()) {
                 ObjectNode o = Output.object();
                 o.put("ok", true);
-                o.set("lane", LaneViews.lane(lane, false));
+                o.set("lane", laneJson(lane));
                 out().document(o);
             } else {
                 out().line("lane " + lane.name() + " runs up to " + lane.concurrency() + " job(s) at once");
@@ -319,20 +326,12 @@ public final class QueueLane extends BaseCommand {
         }
 
         private int control(LaneService.RunnerControl c, String sentence, boolean stopFields) {
-            if (json()) {
-                ObjectNode o = Output.object();
-                o.put("ok", true);
-                o.set("lane", LaneViews.lane(c.lane(), false));
+            return changed(c.lane(), c.tick(), ": " + sentence, o -> {
                 if (stopFields) {
                     o.put("stopped", c.stopped());
                     o.put("hard", c.hard());
                 }
-                o.set("tick", Views.tick(c.tick()));
-                out().document(o);
-            } else {
-                out().line("lane " + c.lane().name() + ": " + sentence);
-            }
-            return 0;
+            });
         }
 
         private int status() {

@@ -77,7 +77,7 @@ public final class LaneService {
     }
 
     /** Whether the lane's runner answered a sync or stop lately and was alive then. */
-    static boolean runnerUp(LaneRecord lane, Instant now) {
+    public static boolean runnerUp(LaneRecord lane, Instant now) {
         if (lane.runnerStateJson() == null || lane.runnerSeenAt() == null
                 || Duration.between(lane.runnerSeenAt(), now).compareTo(RUNNER_STALE) > 0) {
             return false;
