@@ -659,12 +659,9 @@ public final class Scheduler {
     /** Launches a job on one given place; true when it started. */
     private boolean launchOn(Job job, Dispatcher.Choice c, Dispatcher dispatcher, TickSummary summary) {
         int attempt = job.attempt() + 1;
-        NodeScripts.LaunchSpec spec = new NodeScripts.LaunchSpec(job, c.node(), nodes.jobRoot(c.node()), c.gpuIds(),
-                attempt);
         LaunchResult result;
         try {
-            ExecResult r = nodes.run(c.node(), NodeScripts.launch(spec), launchTimeout(), true);
-            result = LaunchResult.parse(r.stdout(), r.stderr());
+            result = launch(job, c, attempt);
         } catch (TransportException e) {
             launchFailed(job, c.node() + ": " + e.getMessage(), summary);
             return false;
@@ -676,6 +673,14 @@ public final class Scheduler {
         started(job, c, result, attempt, summary);
         dispatcher.charge(job, c);
         return true;
+    }
+
+    /** One launch round trip: starts the job detached at the chosen place (or adopts it there). */
+    private LaunchResult launch(Job job, Dispatcher.Choice c, int attempt) throws TransportException {
+        NodeScripts.LaunchSpec spec = new NodeScripts.LaunchSpec(job, c.node(), nodes.jobRoot(c.node()), c.gpuIds(),
+                attempt);
+        ExecResult r = nodes.run(c.node(), NodeScripts.launch(spec), launchTimeout(), true);
+        return LaunchResult.parse(r.stdout(), r.stderr());
     }
 
     private PlacementPolicy placementPolicy() {
@@ -692,12 +697,9 @@ public final class Scheduler {
             }
             Dispatcher.Choice c = choice.get();
             int attempt = job.attempt() + 1;
-            NodeScripts.LaunchSpec spec = new NodeScripts.LaunchSpec(job, c.node(), nodes.jobRoot(c.node()), c.gpuIds(),
-                    attempt);
             LaunchResult result;
             try {
-                ExecResult r = nodes.run(c.node(), NodeScripts.launch(spec), launchTimeout(), true);
-                result = LaunchResult.parse(r.stdout(), r.stderr());
+                result = launch(job, c, attempt);
             } catch (TransportException e) {
                 // The process may exist: do not try another node now; the next pass adopts it if it runs.
                 errors.add(c.node() + ": " + e.getMessage());
