@@ -12,7 +12,7 @@ import nvidb.core.model.GpuState;
 import nvidb.core.model.Job;
 import nvidb.core.model.JobState;
 import nvidb.core.model.NodeRecord;
-import nvidb.core.scheduler.Dispatcher;
+import nvidb.core.scheduler.PlacementPlanner;
 import nvidb.plugins.placement.SpreadPolicyFactory;
 import nvidb.spi.placement.PlacementPolicy;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -74,7 +74,7 @@ public class DispatchBenchmark {
             long vram = i % 97 == 0 ? 200_000 : 1024L * (1 + i % 40);
             pending.add(job(i, i % 3, gpusWanted, vram));
         }
-        pending.sort(Dispatcher.ORDER);
+        pending.sort(PlacementPlanner.ORDER);
     }
 
     static Job job(long id, int priority, int gpus, long vram) {
@@ -86,7 +86,7 @@ public class DispatchBenchmark {
 
     @Benchmark
     public void dispatchTenThousandJobs(Blackhole bh) {
-        Dispatcher d = new Dispatcher(settings, policy, nodes, servers, gpus, List.of());
+        PlacementPlanner d = new PlacementPlanner(settings, policy, nodes, servers, gpus, List.of());
         var excluded = new HashSet<String>();
         int placed = 0;
         for (Job j : pending) {

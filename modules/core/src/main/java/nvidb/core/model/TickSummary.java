@@ -3,8 +3,18 @@ package nvidb.core.model;
 import java.util.ArrayList;
 import java.util.List;
 
-/** What one scheduler pass did, as {@code queue tick --json} prints it. */
-public final class TickSummary {
+/**
+ * What one scheduler pass did, as {@code queue tick --json} prints it. Immutable: the passes of a
+ * tick add to a {@link Builder}, and the tick hands out what it built.
+ *
+ * @param ran           a pass ran (false when it was skipped or disabled)
+ * @param skippedReason why no pass ran ({@code rate_limited}, {@code locked}, {@code disabled}), or null
+ * @param lockOwner     who held the lease when it was {@code locked}
+ * @param isDisabled    the command ran with {@code --no-tick}
+ */
+public record TickSummary(boolean ran, String skippedReason, String lockOwner, boolean isDisabled, int nodesUp,
+                          int nodesDown, int nodesIgnored, List<Finished> finished, List<Dispatched> dispatched,
+                          List<Problem> errors, List<AlertRef> alerts, List<Held> held) {
     public record Finished(long id, String state, Integer exitCode) {
     }
 
@@ -20,98 +30,72 @@ public final class TickSummary {
     public record Held(long id, String reason) {
     }
 
-    private boolean ran;
-    private String skipped;
-    private String lockOwner;
-    private int nodesUp;
-    private int nodesDown;
-    private int nodesIgnored;
-    private final List<Finished> finished = new ArrayList<>();
-    private final List<Dispatched> dispatched = new ArrayList<>();
-    private final List<Problem> errors = new ArrayList<>();
-    private final List<AlertRef> alerts = new ArrayList<>();
-    private final List<Held> held = new ArrayList<>();
-    private final boolean disabled;
-
-    private TickSummary(boolean disabled) {
-        this.disabled = disabled;
-    }
-
-    public static TickSummary started() {
-        TickSummary s = new TickSummary(false);
-        s.ran = true;
-        return s;
+    public TickSummary {
+        finished = List.copyOf(finished);
+        dispatched = List.copyOf(dispatched);
+        errors = List.copyOf(errors);
+        alerts = List.copyOf(alerts);
+        held = List.copyOf(held);
     }
 
     public static TickSummary skipped(String why, String lockOwner) {
-        TickSummary s = new TickSummary(false);
-        s.skipped = why;
-        s.lockOwner = lockOwner;
-        return s;
+        return new TickSummary(false, why, lockOwner, false, 0, 0, 0, List.of(), List.of(), List.of(), List.of(),
+                List.of());
     }
 
     /** The summary of a command run with {@code --no-tick}: printed as {"skipped": "disabled"}. */
     public static TickSummary disabled() {
-        TickSummary s = new TickSummary(true);
-        s.skipped = "disabled";
-        return s;
+        return new TickSummary(false, "disabled", null, true, 0, 0, 0, List.of(), List.of(), List.of(), List.of(),
+                List.of());
     }
 
-    public boolean isDisabled() {
-        return disabled;
-    }
+    /** Collects what the passes of one tick did; used by one thread, the tick's. */
+    public static final class Builder {
+        private int nodesUp;
+        private int nodesDown;
+        private int nodesIgnored;
+        private final List<Finished> finished = new ArrayList<>();
+        private final List<Dispatched> dispatched = new ArrayList<>();
+        private final List<Problem> errors = new ArrayList<>();
+        private final List<AlertRef> alerts = new ArrayList<>();
+        private final List<Held> held = new ArrayList<>();
 
-    public boolean ran() {
-        return ran;
-    }
-
-    public String skippedReason() {
-        return skipped;
-    }
-
-    public String lockOwner() {
-        return lockOwner;
-    }
-
-    public int nodesUp() {
-        return nodesUp;
-    }
-
-    public int nodesDown() {
-        return nodesDown;
-    }
-
-    public int nodesIgnored() {
-        return nodesIgnored;
-    }
-
-    public void countNode(String state, boolean ignored) {
-        if (ignored) {
-            nodesIgnored++;
-        } else if ("up".equals(state)) {
-            nodesUp++;
-        } else if ("down".equals(state)) {
-            nodesDown++;
+        public void countNode(String state, boolean ignored) {
+            if (ignored) {
+                nodesIgnored++;
+            } else if ("up".equals(state)) {
+                nodesUp++;
+            } else if ("down".equals(state)) {
+                nodesDown++;
+            }
         }
-    }
 
-    public List<Finished> finished() {
-        return finished;
-    }
+        public void finished(long id, String state, Integer exitCode) {
+            finished.add(new Finished(id, state, exitCode));
+        }
 
-    public List<Dispatched> dispatched() {
-        return dispatched;
-    }
+        public void dispatched(Dispatched d) {
+            dispatched.add(d);
+        }
 
-    public List<Problem> errors() {
-        return errors;
-    }
+        public void problem(String subjectKey, String subject, String error) {
+            errors.add(new Problem(subjectKey, subject, error));
+        }
 
-    public List<AlertRef> alerts() {
-        return alerts;
-    }
+        /** Records an alert a move raised; a move that raised none passes null. */
+        public void alert(AlertRef alert) {
+            if (alert != null) {
+                alerts.add(alert);
+            }
+        }
 
-    public List<Held> held() {
-        return held;
+        public void held(long id, String reason) {
+            held.add(new Held(id, reason));
+        }
+
+        public TickSummary build() {
+            return new TickSummary(true, null, null, false, nodesUp, nodesDown, nodesIgnored, finished, dispatched,
+                    errors, alerts, held);
+        }
     }
 }

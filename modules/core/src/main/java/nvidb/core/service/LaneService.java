@@ -16,6 +16,8 @@ import nvidb.core.config.QueueConfig;
 import nvidb.core.config.ServerConfig;
 import nvidb.core.error.NvidbException;
 import nvidb.core.model.GpuState;
+import nvidb.core.lifecycle.JobLifecycle;
+import nvidb.core.model.EventKind;
 import nvidb.core.model.Job;
 import nvidb.core.model.JobState;
 import nvidb.core.model.LaneRecord;
@@ -44,6 +46,7 @@ public final class LaneService {
     private final Function<String, String> nodeResolver;
     private final Function<TickMode, TickSummary> ticker;
     private final NodeConnections nodes;
+    private final JobLifecycle lifecycle;
 
     LaneService(Store store, QueueConfig config, Function<String, String> nodeResolver,
                 Function<TickMode, TickSummary> ticker, NodeConnections nodes) {
@@ -52,6 +55,7 @@ public final class LaneService {
         this.nodeResolver = nodeResolver;
         this.ticker = ticker;
         this.nodes = nodes;
+        this.lifecycle = new JobLifecycle(store);
     }
 
     /** A runner is up when it answered within this long and was alive then. */
@@ -260,13 +264,7 @@ public final class LaneService {
         Integer pid = out.lines().filter(l -> l.startsWith("pid=")).map(l -> l.substring(4).strip())
                 .filter(v -> v.matches("\\d{1,9}")).map(Integer::valueOf).findFirst().orElse(null);
         if (pid == null) {
-            store.db.write(() -> {
-                Job current = store.jobs.find(job.id()).orElse(null);
-                if (current != null && current.state() == JobState.PENDING && job.runDir().equals(current.runDir())) {
-                    store.jobs.update(job.id(), Changes.of(Column.RUN_DIR, null), Times.now());
-                }
-                return null;
-            });
+            JobLifecycle.ifStillLegal(() -> lifecycle.unstage(job.id(), job.runDir(), Times.now()));
         }
         return new Withdrawn(node, pid);
     }
@@ -402,35 +400,24 @@ public final class LaneService {
         NodeRecord node = c.nodes().get(lane.node());
         String nodeState = node == null || node.state() == null ? "unknown" : node.state();
         boolean up = runnerUp(lane, c.now());
-        return new LaneView(lane, nodeState, running, queued, blocked(lane, node, nodeState, running, queued, up, c), up);
+        return new LaneView(lane, nodeState, running, queued, blocked(lane, node, running, queued, up, c), up);
     }
 
     /** The first reason the lane's next job cannot start, or null. */
-    private String blocked(LaneRecord lane, NodeRecord node, String nodeState, List<Job> running, List<Job> queued,
+    private String blocked(LaneRecord lane, NodeRecord node, List<Job> running, List<Job> queued,
                            boolean runnerUp, Context c) {
-        if (lane.paused()) {
-            return "paused";
-        }
-        boolean configured = config.servers().stream().anyMatch(s -> s.name().equals(lane.node()));
-        if (!configured || node == null) {
-            return "node " + lane.node() + " is not configured";
-        }
-        if (node.ignored()) {
-            return "node " + lane.node() + " is ignored";
-        }
-        if (!node.enabled()) {
-            return "node " + lane.node() + " is drained";
-        }
-        if (!"up".equals(nodeState)) {
-            return "node " + lane.node() + " is " + nodeState;
+        ServerConfig server = config.servers().stream().filter(s -> s.name().equals(lane.node())).findFirst()
+                .orElse(null);
+        String unavailable = nvidb.core.scheduler.LaneReadiness.unavailable(lane, node, server);
+        if (unavailable != null) {
+            return unavailable;
         }
         if (queued.isEmpty()) {
             return null;
         }
         java.util.Set<Integer> present = new java.util.HashSet<>();
         c.gpus().values().stream().filter(g -> g.node().equals(lane.node())).forEach(g -> present.add(g.index()));
-        String cards = nvidb.core.scheduler.LaneCards.unusable(lane, present,
-                config.servers().stream().filter(s -> s.name().equals(lane.node())).findFirst().orElse(null));
+        String cards = nvidb.core.scheduler.LaneReadiness.cardsUnusable(lane, present, server);
         if (cards != null) {
             return cards;
         }
@@ -507,7 +494,7 @@ public final class LaneService {
             order.add(slot - 1, job);
             Instant now = Times.now();
             lanes.renumber(lane.name(), order, now);
-            store.events.append(now, "lane_reordered", id, lane.node(), lane.name() + ": moved to slot " + slot,
+            store.events.append(now, EventKind.LANE_REORDERED, id, lane.node(), lane.name() + ": moved to slot " + slot,
                     Map.of("lane", lane.name(), "position", slot));
             return new Moved(id, lane.name(), slot, null);
         });
@@ -534,7 +521,7 @@ public final class LaneService {
             order.set(j, x);
             Instant now = Times.now();
             lanes.renumber(lane.name(), order, now);
-            store.events.append(now, "lane_reordered", a, lane.node(), lane.name() + ": swapped with job " + b,
+            store.events.append(now, EventKind.LANE_REORDERED, a, lane.node(), lane.name() + ": swapped with job " + b,
                     Map.of("lane", lane.name(), "swapped_with", b));
             return new Swapped(lane.name(), ids(order), null);
         });
@@ -558,7 +545,7 @@ public final class LaneService {
             order.add(head);
             Instant now = Times.now();
             lanes.renumber(lane.name(), order, now);
-            store.events.append(now, "lane_reordered", head.id(), lane.node(), lane.name() + ": skipped to the back",
+            store.events.append(now, EventKind.LANE_REORDERED, head.id(), lane.node(), lane.name() + ": skipped to the back",
                     Map.of("lane", lane.name()));
             return new Skipped(lane.name(), head.id(), ids(order), null);
         });
@@ -600,7 +587,7 @@ public final class LaneService {
             int position = at != null || !lane.name().equals(previous)
                     ? lanes.move(id, lane.name(), at == null ? "tail" : at, now)
                     : indexOf(lanes.queued(lane.name()), id) + 1;
-            store.events.append(now, "lane_assigned", id, lane.node(),
+            store.events.append(now, EventKind.LANE_ASSIGNED, id, lane.node(),
                     (previous == null ? "-" : previous) + " -> " + lane.name(),
                     data("lane", lane.name(), "previous", previous, "position", position));
             return new Assigned(id, lane.name(), previous, position, null);
@@ -624,7 +611,7 @@ public final class LaneService {
             Instant now = Times.now();
             store.jobs.update(id, new Changes().set(Column.LANE, null).set(Column.LANE_SEQ, null)
                     .set(Column.NODE_CONSTRAINT, null), now);
-            store.events.append(now, "lane_assigned", id, lane.node(), "removed from lane " + lane.name(),
+            store.events.append(now, EventKind.LANE_ASSIGNED, id, lane.node(), "removed from lane " + lane.name(),
                     data("lane", null, "previous", lane.name()));
             return new Assigned(id, null, lane.name(), null, null);
         });
@@ -654,7 +641,7 @@ public final class LaneService {
             boolean changed = store.lanes.setPaused(name, paused, now);
             LaneRecord lane = store.lanes.find(name).orElseThrow();
             if (changed) {
-                store.events.append(now, paused ? "lane_paused" : "lane_resumed", null, lane.node(), lane.name(), null);
+                store.events.append(now, paused ? EventKind.LANE_PAUSED : EventKind.LANE_RESUMED, null, lane.node(), lane.name(), null);
             }
             return new Switched(lane, changed, null);
         });

@@ -22,12 +22,18 @@ import nvidb.core.config.ServerConfig;
 import nvidb.core.error.NvidbException;
 import nvidb.core.model.Alert;
 import nvidb.core.model.Event;
+import nvidb.core.lifecycle.JobLifecycle;
+import nvidb.core.lifecycle.Moves;
+import nvidb.core.lifecycle.Transition;
+import nvidb.core.model.EventKind;
 import nvidb.core.model.Job;
 import nvidb.core.model.JobState;
+import nvidb.core.model.LaneRecord;
 import nvidb.core.model.Lease;
 import nvidb.core.model.NodeRecord;
 import nvidb.core.plugins.PluginRegistry;
 import nvidb.core.node.NodeConnections;
+import nvidb.core.scheduler.NodeKills;
 import nvidb.core.scheduler.Scheduler;
 import nvidb.core.store.JobRepository;
 import nvidb.core.store.JobRepository.Changes;
@@ -57,6 +63,8 @@ public final class QueueService implements AutoCloseable {
     private final Store store;
     private final NodeConnections nodes;
     private final Scheduler scheduler;
+    private final JobLifecycle lifecycle;
+    private final NodeKills kills;
 
     private QueueService(NvidbPaths paths, QueueConfig config, PluginRegistry plugins, Map<String, String> env,
                          Store store) {
@@ -67,6 +75,8 @@ public final class QueueService implements AutoCloseable {
         this.store = store;
         this.nodes = new NodeConnections(config, plugins);
         this.scheduler = new Scheduler(store, config, plugins, nodes);
+        this.lifecycle = new JobLifecycle(store);
+        this.kills = new NodeKills(nodes);
     }
 
     public static QueueService open(NvidbPaths paths, QueueConfig config, PluginRegistry plugins,
@@ -192,21 +202,13 @@ public final class QueueService implements AutoCloseable {
             }
             requireJobsExist(r.after());
             requireJobsExist(r.afterAny());
-            Instant now = Times.now();
-            long id = store.jobs.insert(new JobRepository.NewJob(r.name() == null ? "" : r.name(), r.command(),
+            String label = r.name() != null && !r.name().isEmpty() ? r.name() : truncate(r.command(), 80);
+            long id = lifecycle.submit(new JobRepository.NewJob(r.name() == null ? "" : r.name(), r.command(),
                     r.workdir(), new LinkedHashMap<>(r.env()), r.priority(), r.gpus(), vram, node, r.after(),
                     r.afterAny(), r.timeoutSeconds(), submitter, r.tags(), lane, laneSeq, r.retries(), blankToNull(r.note()),
-                    r.idempotencyKey()), now);
-            Map<String, Object> data = new LinkedHashMap<>();
-            data.put("gpus", r.gpus());
-            data.put("vram_mb", vram);
-            data.put("node", node);
-            data.put("lane", lane);
-            data.put("submitter", submitter);
-            String label = r.name() != null && !r.name().isEmpty() ? r.name() : truncate(r.command(), 80);
-            store.events.append(now, "job_submitted", id, node, label, data);
+                    r.idempotencyKey()), label, Times.now()).id();
             if (lane != null && r.at() != null) {
-                lanes().move(id, lane, r.at(), now);
+                lanes().move(id, lane, r.at(), Times.now());
             }
             return new Submitted(store.jobs.find(id).orElseThrow(), false, null);
         });
@@ -343,7 +345,7 @@ public final class QueueService implements AutoCloseable {
             if (next != job.priority()) {
                 Instant now = Times.now();
                 store.jobs.update(id, Changes.of(Column.PRIORITY, next), now);
-                store.events.append(now, "job_priority", id, null, "priority " + job.priority() + " -> " + next, null);
+                store.events.append(now, EventKind.JOB_PRIORITY, id, null, "priority " + job.priority() + " -> " + next, null);
             }
             return store.jobs.find(id).orElseThrow();
         });
@@ -367,7 +369,7 @@ public final class QueueService implements AutoCloseable {
             }
             List<Job> order = new ArrayList<>(store.jobs.inStates(List.of(JobState.PENDING)).stream()
                     .filter(j -> j.lane() == null).toList());
-            order.sort(nvidb.core.scheduler.Dispatcher.ORDER);
+            order.sort(nvidb.core.scheduler.PlacementPlanner.ORDER);
             int from = indexOf(order, id);
             int to = Math.max(0, Math.min(order.size() - 1, from - slots));
             if (to == from) {
@@ -392,7 +394,7 @@ public final class QueueService implements AutoCloseable {
                     store.jobs.update(j.id(), Changes.of(Column.PRIORITY, priorities[i]), now);
                 }
             }
-            store.events.append(now, "job_priority", id, null,
+            store.events.append(now, EventKind.JOB_PRIORITY, id, null,
                     "moved " + (slots > 0 ? "up" : "down") + " to slot " + (to + 1), null);
             return new Moved(id, true, priorities[to], to + 1);
         });
@@ -444,7 +446,7 @@ public final class QueueService implements AutoCloseable {
             Instant now = Times.now();
             store.jobs.update(id, new Changes().set(Column.DEPENDS_ON, on).set(Column.DEPENDS_ANY, any)
                     .set(Column.HELD_REASON, null), now);
-            store.events.append(now, "job_dependencies", id, null, "after=" + csv(on) + " after-any=" + csv(any), null);
+            store.events.append(now, EventKind.JOB_DEPENDENCIES, id, null, "after=" + csv(on) + " after-any=" + csv(any), null);
             return true;
         });
         TickSummary tick = changed ? tick(after == TickMode.AUTO ? TickMode.FORCE : after) : TickSummary.disabled();
@@ -515,12 +517,8 @@ public final class QueueService implements AutoCloseable {
         if (dead.isEmpty() && !job.held()) {
             return new Released(id, false, "job " + id + " is not held", List.of());
         }
-        List<Long> kept = new ArrayList<>(job.dependsOn());
-        kept.removeAll(dead);
-        Instant now = Times.now();
-        store.jobs.update(id, new Changes().set(Column.HELD_REASON, null).set(Column.DEPENDS_ON, kept), now);
         String reason = dead.isEmpty() ? "released" : "released; dropped dependency " + csv(dead).replace(",", ", ");
-        store.events.append(now, "job_released", id, null, reason, Map.of("dropped", dead));
+        lifecycle.release(id, dead, reason, Times.now());
         return new Released(id, true, reason, dead);
     }
 
@@ -559,58 +557,53 @@ public final class QueueService implements AutoCloseable {
         if (job.state().terminal()) {
             return new Cancelled(id, false, job.state().label(), List.of());
         }
+        if (job.state() == JobState.PENDING && job.lane() != null && job.runDir() != null) {
+            job = takeBackFromRunner(job);
+            withdrawn[0] = true;
+        }
         // The kill goes out before the transaction: a node that is slow to answer must not hold the write lock.
         String orphanReason = null;
         if (job.state() == JobState.RUNNING && job.node() != null && job.remotePid() != null && job.runDir() != null) {
             try {
-                scheduler.terminate(job.node(), job.runDir(), job.remotePid(), job.remotePgid());
+                kills.terminate(job.node(), job.runDir(), job.remotePid(), job.remotePgid());
             } catch (TransportException e) {
                 orphanReason = "cancelled while unreachable";
             }
         }
         String reason = orphanReason;
-        Cancelled done = store.db.write(() -> {
-            Job current = store.jobs.find(id).orElse(job);
-            if (current.state().terminal()) {
-                return new Cancelled(id, false, current.state().label(), List.of());
+        return store.db.write(() -> {
+            Job current = store.jobs.find(id).orElse(null);
+            if (current == null || !Transition.CANCEL.allows(current)) {
+                return new Cancelled(id, false, current == null ? null : current.state().label(), List.of());
             }
             List<Long> holds = store.jobs.waitingOn(id).stream().map(Job::id).toList();
-            Instant now = Times.now();
-            if (reason != null) {
-                Orphans.record(store, job, reason, now);
-            }
-            store.jobs.update(id, new Changes().set(Column.STATE, JobState.CANCELLED).set(Column.FINISHED_AT, now)
-                    .set(Column.LAST_ERROR, "cancelled by user"), now);
-            store.events.append(now, "job_cancelled", id, job.node(), "cancelled by user", null);
+            lifecycle.cancel(id, reason, Times.now());
             return new Cancelled(id, true, JobState.CANCELLED.label(), holds);
         });
-        if (done.cancelled() && job.state() == JobState.PENDING && job.lane() != null && job.runDir() != null) {
-            withdrawFromRunner(job);
-            withdrawn[0] = true;
-        }
-        return done;
     }
 
     /**
-     * A cancelled job that was staged for a lane runner: its spec is withdrawn now, and if the
-     * runner started it meanwhile, it is stopped. A node that cannot be reached is left to the
-     * next pass, which reaps whatever the runner says it started for a cancelled job.
+     * A staged job is taken back from its lane's runner before it is cancelled. When the runner
+     * had already started it, its start is recorded first, so that it is cancelled as the running
+     * job it is: stopped, with its run (pid, node, start time, events) kept on the record. A node
+     * that cannot be reached is left to the next pass, which reaps whatever the runner says it
+     * started for a cancelled job.
      */
-    private void withdrawFromRunner(Job job) {
+    private Job takeBackFromRunner(Job job) {
         try {
             LaneService.Withdrawn w = laneService().withdraw(job);
-            if (w != null && w.startedPid() != null && scheduler.terminate(w.node(), job.runDir(), w.startedPid(),
-                    w.startedPid())) {
+            if (w != null && w.startedPid() != null) {
+                List<Integer> gpus = store.db.read(() -> store.lanes.find(job.lane())).map(LaneRecord::gpuIds)
+                        .orElse(job.gpuIds());
                 Instant now = Times.now();
-                store.db.write(() -> {
-                    store.events.append(now, "job_reaped", job.id(), w.node(),
-                            "lane runner had already started this cancelled job", Map.of("pid", w.startedPid()));
-                    return null;
-                });
+                Moves.Start start = new Moves.Start(new Moves.ByRunner(job.lane()), w.node(), gpus, w.startedPid(),
+                        w.startedPid(), job.runDir(), now, job.attempt() + 1);
+                JobLifecycle.ifStillLegal(() -> lifecycle.start(job.id(), start, now));
             }
         } catch (TransportException e) {
-            // the next pass that reaches the node withdraws the spec or reaps the job
+            // cancelled as a pending job; the next pass withdraws the spec or reaps what was started
         }
+        return store.db.read(() -> store.jobs.find(job.id())).orElse(job);
     }
 
     public record Requeued(long id, boolean requeued, String state) {
@@ -640,19 +633,7 @@ public final class QueueService implements AutoCloseable {
         if (!job.state().terminal()) {
             return new Requeued(id, false, job.state().label());
         }
-        Instant now = Times.now();
-        Changes reset = new Changes().set(Column.STATE, JobState.PENDING).set(Column.NODE, null)
-                .set(Column.GPU_IDS, List.of()).set(Column.REMOTE_PID, null).set(Column.REMOTE_PGID, null)
-                .set(Column.RUN_DIR, null).set(Column.EXIT_CODE, null).set(Column.STARTED_AT, null)
-                .set(Column.FINISHED_AT, null).set(Column.HEARTBEAT_AT, null).set(Column.GPU_MEM_MB, null)
-                .set(Column.LAST_ERROR, null).set(Column.HELD_REASON, null).set(Column.PROGRESS, null)
-                .set(Column.PROGRESS_AT, null);
-        if (job.lane() != null) {
-            // decisions.md §8: a requeued lane job goes to the tail of its lane.
-            reset.set(Column.LANE_SEQ, store.lanes.nextSeq(job.lane()));
-        }
-        store.jobs.update(id, reset, now);
-        store.events.append(now, "job_requeued", id, null, "requeued", null);
+        lifecycle.requeue(id, Times.now());
         return new Requeued(id, true, JobState.PENDING.label());
     }
 
@@ -737,8 +718,7 @@ public final class QueueService implements AutoCloseable {
             return "";
         }
         try {
-            return nodes.run(job.node(), nvidb.core.node.NodeScripts.tail(job.runDir(), stderr ? "stderr.log" : "stdout.log",
-                    lines), java.time.Duration.ofSeconds(30), true).stdout();
+            return kills.tail(job.node(), job.runDir(), stderr ? "stderr.log" : "stdout.log", lines);
         } catch (TransportException e) {
             throw NvidbException.failed("cannot read the log of job " + id + " on " + job.node() + ": " + e.getMessage());
         }

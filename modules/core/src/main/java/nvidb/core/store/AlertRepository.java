@@ -11,6 +11,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import nvidb.core.model.Alert;
+import nvidb.core.model.AlertKind;
 
 /** The {@code alerts} table. */
 public final class AlertRepository {
@@ -30,10 +31,10 @@ public final class AlertRepository {
         this.db = db;
     }
 
-    public long raise(Instant ts, String kind, String severity, Long jobId, String node, String title, String detail) {
+    public long raise(Instant ts, AlertKind kind, Long jobId, String node, String title, String detail) {
         return Rows.sql(() -> {
             try (PreparedStatement ps = db.connection().prepareStatement(INSERT, Statement.RETURN_GENERATED_KEYS)) {
-                Rows.bind(ps, ts, kind, severity, jobId, node, title, detail);
+                Rows.bind(ps, ts, kind.label(), kind.severity().label(), jobId, node, title, detail);
                 ps.executeUpdate();
                 try (ResultSet keys = ps.getGeneratedKeys()) {
                     keys.next();

@@ -9,6 +9,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import nvidb.core.model.Event;
+import nvidb.core.model.EventKind;
 
 /** The append-only {@code events} table. */
 public final class EventLog {
@@ -25,10 +26,10 @@ public final class EventLog {
         this.db = db;
     }
 
-    public long append(Instant ts, String kind, Long jobId, String node, String message, Map<String, ?> data) {
+    public long append(Instant ts, EventKind kind, Long jobId, String node, String message, Map<String, ?> data) {
         return Rows.sql(() -> {
             try (PreparedStatement ps = db.connection().prepareStatement(INSERT, java.sql.Statement.RETURN_GENERATED_KEYS)) {
-                Rows.bind(ps, ts, kind, jobId, node, message, data == null ? null : Json.write(data));
+                Rows.bind(ps, ts, kind.label(), jobId, node, message, data == null ? null : Json.write(data));
                 ps.executeUpdate();
                 try (ResultSet keys = ps.getGeneratedKeys()) {
                     keys.next();
@@ -51,18 +52,6 @@ public final class EventLog {
             List<Event> events = query(NEWEST, jobId, jobId, limit);
             Collections.reverse(events);
             return events;
-        });
-    }
-
-    public long countKind(String kind) {
-        return Rows.sql(() -> {
-            try (PreparedStatement ps = db.connection().prepareStatement("SELECT COUNT(*) FROM events WHERE kind = ?")) {
-                ps.setString(1, kind);
-                try (ResultSet rs = ps.executeQuery()) {
-                    rs.next();
-                    return rs.getLong(1);
-                }
-            }
         });
     }
 

@@ -2,7 +2,6 @@ package nvidb.core.store;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.util.Optional;
 
 /** Small named values: {@code last_tick_at}, {@code last_backup_at}. */

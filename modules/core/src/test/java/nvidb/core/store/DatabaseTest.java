@@ -168,7 +168,7 @@ class DatabaseTest {
             IllegalStateException boom = assertThrows(IllegalStateException.class, () -> s.db.write(() -> {
                 s.jobs.insert(job("doomed"), Times.now());
                 s.meta.put("half", "written");
-                s.events.append(Times.now(), "submitted", 1L, null, "doomed", null);
+                s.events.append(Times.now(), nvidb.core.model.EventKind.JOB_SUBMITTED, 1L, null, "doomed", null);
                 throw new IllegalStateException("boom");
             }));
             assertEquals("boom", boom.getMessage());

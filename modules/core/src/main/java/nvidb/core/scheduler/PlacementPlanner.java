@@ -24,7 +24,7 @@ import nvidb.spi.placement.PlacementRequest;
  * gets, or that it can never run. Budgets are charged as jobs are placed, so one pass never
  * promises the same memory twice. Pure computation: no I/O, which is what the benchmark measures.
  */
-public final class Dispatcher {
+public final class PlacementPlanner {
     /** Dispatch order: higher priority first, then earlier submission. */
     public static final Comparator<Job> ORDER = Comparator.comparingInt((Job j) -> -j.priority()).thenComparingLong(Job::id);
 
@@ -63,7 +63,7 @@ public final class Dispatcher {
     private long roomiest;
     private boolean roomiestStale = true;
 
-    public Dispatcher(QueueSettings settings, PlacementPolicy policy, List<NodeRecord> nodes, List<ServerConfig> servers,
+    public PlacementPlanner(QueueSettings settings, PlacementPolicy policy, List<NodeRecord> nodes, List<ServerConfig> servers,
                       List<GpuState> gpus, List<Job> running) {
         this.settings = settings;
         this.policy = policy;

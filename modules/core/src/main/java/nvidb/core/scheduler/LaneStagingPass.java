@@ -16,6 +16,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import nvidb.core.config.QueueConfig;
+import nvidb.core.config.ServerConfig;
+import nvidb.core.lifecycle.JobLifecycle;
+import nvidb.core.model.EventKind;
 import nvidb.core.model.Job;
 import nvidb.core.model.JobState;
 import nvidb.core.model.LaneRecord;
@@ -24,8 +27,6 @@ import nvidb.core.model.TickSummary;
 import nvidb.core.node.LaneRunner;
 import nvidb.core.node.NodeConnections;
 import nvidb.core.node.NodeScripts;
-import nvidb.core.store.JobRepository.Changes;
-import nvidb.core.store.JobRepository.Column;
 import nvidb.core.store.Json;
 import nvidb.core.store.Store;
 import nvidb.core.util.Times;
@@ -40,17 +41,22 @@ import nvidb.spi.transport.TransportException;
  * reads back what each runner runs. One round trip per node, nodes in parallel. A job stays a
  * pending record until the runner says, or its run directory shows, that it started.
  */
-final class RunnerSync {
+final class LaneStagingPass {
     private final Store store;
     private final QueueConfig config;
     private final NodeConnections nodes;
-    private final Scheduler scheduler;
+    private final JobLifecycle lifecycle;
+    private final Launcher launcher;
+    private final NodeKills kills;
 
-    RunnerSync(Store store, QueueConfig config, NodeConnections nodes, Scheduler scheduler) {
+    LaneStagingPass(Store store, QueueConfig config, NodeConnections nodes, JobLifecycle lifecycle, Launcher launcher,
+                    NodeKills kills) {
         this.store = store;
         this.config = config;
         this.nodes = nodes;
-        this.scheduler = scheduler;
+        this.lifecycle = lifecycle;
+        this.launcher = launcher;
+        this.kills = kills;
     }
 
     /** One lane's part of a node's round trip. */
@@ -60,22 +66,18 @@ final class RunnerSync {
     /**
      * @param homes each node reached in this pass, with its {@code $HOME}; no other node is contacted
      */
-    void run(TickSummary summary, List<Job> pending, Map<Long, Job> deps, Dispatcher dispatcher,
-             Map<String, String> homes) {
+    void run(DispatchRound round, Map<String, String> homes, TickSummary.Builder summary) {
         List<LaneRecord> lanes = store.db.read(store.lanes::all);
         if (lanes.isEmpty()) {
             return;
         }
-        List<Job> running = store.db.read(() -> store.jobs.inStates(List.of(JobState.RUNNING)));
+        List<Job> running = round.running();
         Map<String, NodeRecord> nodeRows = new HashMap<>();
         store.db.read(store.nodes::all).forEach(n -> nodeRows.put(n.name(), n));
         Map<String, Set<Integer>> cards = new HashMap<>();
         store.db.read(() -> store.gpus.all(config.settings().headroomMb()))
                 .forEach(g -> cards.computeIfAbsent(g.node(), k -> new HashSet<>()).add(g.index()));
-        Map<String, List<Job>> queues = new HashMap<>();
-        pending.stream().filter(j -> j.lane() != null && j.state() == JobState.PENDING)
-                .sorted(Job.LANE_ORDER)
-                .forEach(j -> queues.computeIfAbsent(j.lane(), k -> new ArrayList<>()).add(j));
+        Map<String, List<Job>> queues = round.laneQueues();
         Map<String, List<Planned>> byNode = new LinkedHashMap<>();
         for (LaneRecord lane : lanes) {
             String home = homes.get(lane.node());
@@ -87,10 +89,11 @@ final class RunnerSync {
             if (!lane.runner() && lane.runnerStateJson() == null) {
                 continue; // the controller dispatches this lane itself and no runner is left to stop
             }
-            boolean usable = LaneCards.unusable(lane, cards.getOrDefault(lane.node(), Set.of()),
-                    nodes.server(lane.node()).orElse(null)) == null;
-            List<Job> heads = lane.runner() && !lane.paused() && node.enabled() && usable
-                    ? stageable(lane, queues.getOrDefault(lane.name(), List.of()), deps, dispatcher, summary)
+            ServerConfig server = nodes.server(lane.node()).orElse(null);
+            boolean ready = LaneReadiness.unavailable(lane, node, server) == null
+                    && LaneReadiness.cardsUnusable(lane, cards.getOrDefault(lane.node(), Set.of()), server) == null;
+            List<Job> heads = lane.runner() && ready
+                    ? stageable(lane, queues.getOrDefault(lane.name(), List.of()), round, summary)
                     : List.of();
             boolean wanted = lane.runner() && (!heads.isEmpty() || !laneRunning.isEmpty());
             if (!wanted && lane.runnerStateJson() == null) {
@@ -124,7 +127,7 @@ final class RunnerSync {
                 got = answers.get(e.getKey()).get();
             } catch (ExecutionException ex) {
                 String why = ex.getCause() instanceof TransportException t ? t.getMessage() : String.valueOf(ex.getCause());
-                summary.errors().add(new TickSummary.Problem("node", e.getKey(), "lane sync failed: " + why));
+                summary.problem("node", e.getKey(), "lane sync failed: " + why);
                 continue;
             } catch (InterruptedException ex) {
                 Thread.currentThread().interrupt();
@@ -137,20 +140,19 @@ final class RunnerSync {
     }
 
     /** The lane's next jobs to hand over: unschedulable ones fail and are passed; a held or waiting one stops the walk. */
-    private List<Job> stageable(LaneRecord lane, List<Job> queue, Map<Long, Job> deps, Dispatcher dispatcher,
-                                TickSummary summary) {
+    private List<Job> stageable(LaneRecord lane, List<Job> queue, DispatchRound round, TickSummary.Builder summary) {
         int window = Math.max(config.settings().laneLookahead(), lane.concurrency());
         List<Job> out = new ArrayList<>();
         for (Job job : queue) {
             if (out.size() >= window) {
                 break;
             }
-            Optional<String> impossible = dispatcher.unschedulable(job);
+            Optional<String> impossible = round.planner().unschedulable(job);
             if (impossible.isPresent()) {
-                scheduler.failUnschedulable(job, impossible.get(), summary);
+                PoolDispatchPass.reject(lifecycle, job, impossible.get(), summary);
                 continue;
             }
-            if (job.held() || DependencyGate.evaluate(job, deps).verdict() != DependencyGate.Verdict.READY) {
+            if (!LaneReadiness.headReady(job, round.deps())) {
                 break;
             }
             out.add(job);
@@ -167,15 +169,8 @@ final class RunnerSync {
         String jobRoot = nodes.jobRoot(lane.node());
         String runDir = NodeScripts.runDir(home, jobRoot, job.id(), attempt);
         if (!runDir.equals(job.runDir())) {
-            boolean recorded = store.db.write(() -> {
-                Job current = store.jobs.find(job.id()).orElse(null);
-                if (current == null || current.state() != JobState.PENDING) {
-                    return false;
-                }
-                store.jobs.update(job.id(), Changes.of(Column.RUN_DIR, runDir), Times.now());
-                return true;
-            });
-            if (!recorded) {
+            Instant now = Times.now();
+            if (JobLifecycle.ifStillLegal(() -> lifecycle.stage(job.id(), runDir, now)) == null) {
                 return null;
             }
         }
@@ -219,9 +214,9 @@ final class RunnerSync {
         }
     }
 
-    private void apply(LaneRecord lane, LaneRunner.LaneAnswer answer, TickSummary summary) {
+    private void apply(LaneRecord lane, LaneRunner.LaneAnswer answer, TickSummary.Builder summary) {
         if (answer.error() != null) {
-            summary.errors().add(new TickSummary.Problem("lane", lane.name(), answer.error()));
+            summary.problem("lane", lane.name(), answer.error());
             return;
         }
         LaneRunner.RunnerState state = answer.state();
@@ -240,7 +235,7 @@ final class RunnerSync {
                 continue;
             }
             if (job.state() == JobState.PENDING) {
-                scheduler.runnerStarted(job, lane, c.pid(), c.pid(), c.startedAt(), c.runDir(), summary);
+                launcher.runnerStarted(job, lane, c.pid(), c.pid(), c.startedAt(), c.runDir(), summary);
             } else if (job.state().terminal()) {
                 reap(lane, job, c, summary);
             }
@@ -248,13 +243,13 @@ final class RunnerSync {
     }
 
     /** The runner started a job whose record had already ended (cancelled while staged): stop it. */
-    private void reap(LaneRecord lane, Job job, LaneRunner.Current c, TickSummary summary) {
+    private void reap(LaneRecord lane, Job job, LaneRunner.Current c, TickSummary.Builder summary) {
         String node = lane.node();
         try {
-            if (scheduler.terminate(node, c.runDir(), c.pid(), c.pid())) {
+            if (kills.terminate(node, c.runDir(), c.pid(), c.pid())) {
                 Instant now = Times.now();
                 store.db.write(() -> {
-                    store.events.append(now, "job_reaped", job.id(), node,
+                    store.events.append(now, EventKind.JOB_REAPED, job.id(), node,
                             "lane runner had already started this " + job.state().label() + " job", Map.of("pid", c.pid()));
                     return null;
                 });
@@ -266,7 +261,7 @@ final class RunnerSync {
                         "started by the lane runner after it was " + job.state().label(), now);
                 return null;
             });
-            summary.errors().add(new TickSummary.Problem("node", node, e.getMessage()));
+            summary.problem("node", node, e.getMessage());
         }
     }
 }

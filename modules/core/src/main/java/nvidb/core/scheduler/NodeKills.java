@@ -1,0 +1,36 @@
+package nvidb.core.scheduler;
+
+import java.time.Duration;
+import nvidb.core.node.NodeConnections;
+import nvidb.core.node.NodeScripts;
+import nvidb.spi.transport.ExecResult;
+import nvidb.spi.transport.TransportException;
+
+/** Stopping a job's processes on its node, and reading the end of its log first. */
+public final class NodeKills {
+    /** Seconds between TERM and KILL when a job is stopped. */
+    static final int KILL_GRACE_SECONDS = 5;
+
+    private final NodeConnections nodes;
+
+    public NodeKills(NodeConnections nodes) {
+        this.nodes = nodes;
+    }
+
+    /**
+     * Stops a running job's process group on its node (TERM, KILL after the grace period).
+     *
+     * @return whether a signal was sent (false: the process was already gone)
+     * @throws TransportException the node could not be reached; the caller records an orphan
+     */
+    public boolean terminate(String node, String runDir, int pid, Integer pgid) throws TransportException {
+        ExecResult r = nodes.run(node, NodeScripts.terminate(runDir, pid, pgid, KILL_GRACE_SECONDS),
+                Duration.ofSeconds(20), true);
+        return r.stdout().contains("NVIDB_SIGNALLED=1");
+    }
+
+    /** The last {@code lines} lines of one of the job's logs. */
+    public String tail(String node, String runDir, String log, int lines) throws TransportException {
+        return nodes.run(node, NodeScripts.tail(runDir, log, lines), Duration.ofSeconds(30), true).stdout();
+    }
+}

@@ -1,0 +1,211 @@
+package nvidb.core.scheduler;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Stream;
+import nvidb.core.config.QueueConfig;
+import nvidb.core.model.AlertKind;
+import nvidb.core.model.EventKind;
+import nvidb.core.model.Job;
+import nvidb.core.model.JobState;
+import nvidb.core.model.LaneRecord;
+import nvidb.core.model.NodeRecord;
+import nvidb.core.model.TickSummary;
+import nvidb.core.node.NodeConnections;
+import nvidb.core.node.NodeProbeScript;
+import nvidb.core.node.NodeReport;
+import nvidb.core.store.JobRepository.Changes;
+import nvidb.core.store.JobRepository.Column;
+import nvidb.core.store.OrphanRepository.Orphan;
+import nvidb.core.store.Store;
+import nvidb.core.util.Texts;
+import nvidb.core.util.Times;
+import nvidb.spi.probe.GpuReport;
+import nvidb.spi.transport.ExecResult;
+import nvidb.spi.transport.TransportException;
+
+/**
+ * Probes every node that matters, in parallel, one round trip each (node facts, the process
+ * table, the probe plugin's queries, the state of each running or staged job's directory), then
+ * kills that node's orphans. Back on the tick's thread it marks unreachable nodes down, and for
+ * the others records GPU budgets, measured job memory and the node's state once the settle pass
+ * has said which jobs still run.
+ */
+final class NodeRefreshPass {
+    /** What one node's worker thread brought back; applied to the database on the tick's thread. */
+    record Observation(NodeRecord node, List<Job> running, List<Job> staged, NodeReport report, GpuReport gpus,
+                       String unreachable, Map<Long, Boolean> reaped) {
+    }
+
+    private final Store store;
+    private final QueueConfig config;
+    private final NodeConnections nodes;
+    private final NodeKills kills;
+
+    NodeRefreshPass(Store store, QueueConfig config, NodeConnections nodes, NodeKills kills) {
+        this.store = store;
+        this.config = config;
+        this.nodes = nodes;
+        this.kills = kills;
+    }
+
+    /** Observes every node that is configured or still has work or kill obligations; counts ignored ones. */
+    List<Observation> probe(TickSummary.Builder summary) {
+        List<NodeRecord> all = store.db.read(store.nodes::all);
+        List<Job> running = store.db.read(() -> store.jobs.inStates(List.of(JobState.RUNNING)));
+        Set<String> withOrphans = store.db.read(() -> store.orphans().nodes());
+        Map<String, LaneRecord> lanes = new HashMap<>();
+        store.db.read(store.lanes::all).forEach(l -> lanes.put(l.name(), l));
+        // Lane jobs handed to a runner: their run directories say whether the runner started them.
+        Map<String, List<Job>> staged = new HashMap<>();
+        for (Job j : store.db.read(store.jobs::staged)) {
+            LaneRecord lane = lanes.get(j.lane());
+            if (lane != null) {
+                staged.computeIfAbsent(lane.node(), k -> new ArrayList<>()).add(j);
+            }
+        }
+        List<Future<Observation>> futures = new ArrayList<>();
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (NodeRecord n : all) {
+                if (n.ignored()) {
+                    summary.countNode(n.state(), true);
+                    continue;
+                }
+                List<Job> here = running.stream().filter(j -> n.name().equals(j.node())).toList();
+                boolean configured = nodes.server(n.name()).isPresent();
+                if (!configured && here.isEmpty() && !withOrphans.contains(n.name())) {
+                    continue;
+                }
+                List<Orphan> orphans = withOrphans.contains(n.name())
+                        ? store.db.read(() -> store.orphans().forNode(n.name())) : List.of();
+                List<Job> handedOver = staged.getOrDefault(n.name(), List.of());
+                futures.add(pool.submit(() -> observe(n, here, handedOver, orphans)));
+            }
+        }
+        List<Observation> out = new ArrayList<>();
+        for (Future<Observation> f : futures) {
+            try {
+                out.add(f.get());
+            } catch (ExecutionException e) {
+                throw new IllegalStateException(e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while probing nodes", e);
+            }
+        }
+        return out;
+    }
+
+    /** The remote part of a refresh: one probe round trip, then kills of this node's orphans. */
+    private Observation observe(NodeRecord node, List<Job> running, List<Job> staged, List<Orphan> orphans) {
+        if (nodes.server(node.name()).isEmpty()) {
+            return new Observation(node, running, staged, null, null,
+                    "node " + node.name() + " is no longer configured", Map.of());
+        }
+        try {
+            NodeProbeScript probeScript = new NodeProbeScript();
+            List<NodeProbeScript.JobDir> dirs = Stream.concat(running.stream(), staged.stream())
+                    .filter(j -> j.runDir() != null).map(j -> new NodeProbeScript.JobDir(j.id(), j.runDir())).toList();
+            String script = probeScript.script(nodes.scriptProbe(node.name()).script(), dirs);
+            ExecResult r = nodes.run(node.name(), script, Duration.ofSeconds(config.settings().probeTimeout()), true);
+            NodeReport report;
+            try {
+                report = probeScript.parse(r.stdout());
+            } catch (IllegalStateException e) {
+                throw new TransportException("the probe of " + node.name() + " failed: " + firstLine(r.stderr(),
+                        e.getMessage()));
+            }
+            GpuReport gpus;
+            try {
+                gpus = nodes.parseProbe(node.name(), report.kernel()).parse(report.gpuOutput());
+            } catch (RuntimeException e) {
+                gpus = GpuReport.failed("the GPU probe's answer could not be read: " + e.getMessage());
+            }
+            Map<Long, Boolean> reaped = new HashMap<>();
+            for (Orphan o : orphans) {
+                boolean killable = o.pid() != null && o.runDir() != null;
+                reaped.put(o.id(), killable && kills.terminate(node.name(), o.runDir(), o.pid(), o.pgid()));
+            }
+            return new Observation(node, running, staged, report, gpus, null, reaped);
+        } catch (TransportException e) {
+            return new Observation(node, running, staged, null, null, e.getMessage(), Map.of());
+        }
+    }
+
+    private static String firstLine(String text, String fallback) {
+        String t = text == null ? "" : text.strip();
+        return t.isEmpty() ? fallback : t.lines().findFirst().orElse(fallback);
+    }
+
+    /** An unreachable node goes down with one alert; its running jobs stay running, unchecked. */
+    void markDown(Observation o, TickSummary.Builder summary) {
+        NodeRecord n = o.node();
+        Instant now = Times.now();
+        String error = Texts.truncate(o.unreachable(), 300);
+        store.db.write(() -> {
+            store.nodes.markDown(n.name(), now, error);
+            store.gpus.replace(n.name(), List.of());
+            if (!"down".equals(n.state())) {
+                store.events.append(now, EventKind.NODE_DOWN, null, n.name(), Texts.truncate(o.unreachable(), 200), null);
+                String title = n.name() + " is unreachable" + (o.running().isEmpty() ? ""
+                        : "; " + o.running().size() + " running job(s) cannot be checked");
+                long id = store.alerts.raise(now, AlertKind.NODE_DOWN, null, n.name(), title, o.unreachable());
+                summary.alert(new TickSummary.AlertRef(id, AlertKind.NODE_DOWN.label(), title, null));
+            }
+            return null;
+        });
+        summary.problem("node", n.name(), error);
+        countAfter(n, summary);
+    }
+
+    /** Records a reached node's GPU budgets with the jobs that still run there, and marks it up. */
+    void record(Observation o, List<Job> stillRunning, TickSummary.Builder summary) {
+        NodeRecord n = o.node();
+        Instant now = Times.now();
+        Map<Integer, Capacity.ProcessInfo> ps = new HashMap<>();
+        o.report().processes().forEach((pid, row) -> ps.put(pid, new Capacity.ProcessInfo(row.pgid(), row.user(),
+                row.command())));
+        Capacity.NodeCapacity capacity = Capacity.account(n.name(), o.gpus().gpus(), ps, stillRunning,
+                config.settings().headroomMb(), now);
+        store.db.write(() -> {
+            store.gpus.replace(n.name(), capacity.gpus());
+            for (Job j : stillRunning) {
+                Long measured = capacity.measuredByJob().get(j.id());
+                if (measured != null && !measured.equals(j.gpuMemMb() == null ? null : (long) j.gpuMemMb())) {
+                    store.jobs.update(j.id(), Changes.of(Column.GPU_MEM_MB, measured.intValue()), now);
+                }
+            }
+            store.nodes.markUp(n.name(), now, o.gpus().error() == null ? null : Texts.truncate(o.gpus().error(), 300),
+                    o.gpus().gpus().size());
+            if (!"up".equals(n.state())) {
+                store.events.append(now, EventKind.NODE_UP, null, n.name(),
+                        n.name() + " is online (" + o.gpus().gpus().size() + " GPU)", null);
+            }
+            List<Orphan> owed = store.orphans().forNode(n.name());
+            for (Map.Entry<Long, Boolean> r : o.reaped().entrySet()) {
+                Orphan orphan = owed.stream().filter(x -> x.id() == r.getKey()).findFirst().orElse(null);
+                store.orphans().delete(r.getKey());
+                if (r.getValue() && orphan != null) {
+                    store.events.append(now, EventKind.JOB_REAPED, orphan.jobId(), n.name(),
+                            "killed a leftover process (" + orphan.reason() + ")", java.util.Map.of("pid", orphan.pid()));
+                }
+            }
+            return null;
+        });
+        countAfter(n, summary);
+    }
+
+    private void countAfter(NodeRecord n, TickSummary.Builder summary) {
+        NodeRecord after = store.db.read(() -> store.nodes.find(n.name())).orElse(n);
+        summary.countNode(after.state(), false);
+    }
+}

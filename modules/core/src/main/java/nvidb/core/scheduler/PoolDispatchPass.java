@@ -1,0 +1,88 @@
+package nvidb.core.scheduler;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.time.Instant;
+import nvidb.core.lifecycle.JobLifecycle;
+import nvidb.core.model.Job;
+import nvidb.core.model.TickSummary;
+import nvidb.core.node.LaunchResult;
+import nvidb.core.util.Times;
+import nvidb.spi.transport.TransportException;
+
+/**
+ * The free pool: pending jobs outside lanes, in dispatch order. A job no GPU could ever hold
+ * fails at once; the rest start where the placement planner puts them, letting smaller later jobs
+ * pass a blocked big one. A node that refuses a launch is skipped for that job; a node that could
+ * not be reached is not, since the process may exist there (the next pass adopts it).
+ */
+final class PoolDispatchPass {
+    private final JobLifecycle lifecycle;
+    private final Launcher launcher;
+
+    PoolDispatchPass(JobLifecycle lifecycle, Launcher launcher) {
+        this.lifecycle = lifecycle;
+        this.launcher = launcher;
+    }
+
+    void run(DispatchRound round, TickSummary.Builder summary) {
+        for (Job job : round.pending()) {
+            if (job.lane() != null || job.held()) {
+                continue; // lane jobs went first, in lane order; held jobs wait for a person
+            }
+            if (DependencyGate.evaluate(job, round.deps()).verdict() != DependencyGate.Verdict.READY) {
+                continue;
+            }
+            Optional<String> impossible = round.planner().unschedulable(job);
+            if (impossible.isPresent()) {
+                reject(lifecycle, job, impossible.get(), summary);
+            } else {
+                launchSomewhere(job, round.planner(), summary);
+            }
+        }
+    }
+
+    /** Fails a job no GPU could ever hold. */
+    static void reject(JobLifecycle lifecycle, Job job, String reason, TickSummary.Builder summary) {
+        Instant now = Times.now();
+        JobLifecycle.Applied done = JobLifecycle.ifStillLegal(() -> lifecycle.reject(job.id(), reason, now));
+        if (done != null) {
+            summary.alert(done.alert());
+            summary.finished(job.id(), done.job().state().label(), null);
+        }
+    }
+
+    private void launchSomewhere(Job job, PlacementPlanner planner, TickSummary.Builder summary) {
+        Set<String> excluded = new HashSet<>();
+        List<String> errors = new ArrayList<>();
+        while (true) {
+            Optional<PlacementPlanner.Choice> choice = planner.choose(job, excluded);
+            if (choice.isEmpty()) {
+                break;
+            }
+            PlacementPlanner.Choice c = choice.get();
+            int attempt = job.attempt() + 1;
+            LaunchResult result;
+            try {
+                result = launcher.launch(job, c, attempt);
+            } catch (TransportException e) {
+                errors.add(c.node() + ": " + e.getMessage());
+                break;
+            }
+            if (!result.started()) {
+                errors.add(c.node() + ": " + result.error());
+                excluded.add(c.node());
+                continue;
+            }
+            launcher.started(job, c, result, attempt, summary);
+            planner.charge(job, c);
+            return;
+        }
+        if (!errors.isEmpty()) {
+            launcher.failed(job, String.join("; ", errors), summary);
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package nvidb.core.scheduler;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import nvidb.core.lifecycle.JobLifecycle;
+import nvidb.core.lifecycle.Moves;
+import nvidb.core.model.Job;
+import nvidb.core.model.JobState;
+import nvidb.core.model.LaneRecord;
+import nvidb.core.model.TickSummary;
+import nvidb.core.node.NodeReport;
+import nvidb.core.store.Json;
+import nvidb.core.store.JobRepository.Changes;
+import nvidb.core.store.JobRepository.Column;
+import nvidb.core.store.Store;
+import nvidb.core.util.Texts;
+import nvidb.core.util.Times;
+
+/**
+ * Applies what one reached node's job directories say: a staged lane job the runner started
+ * becomes running; a job with an exit code finishes (or timed out, when a runner stopped it); a
+ * live one gets its heartbeat and status line; a vanished one is retried or lost.
+ */
+final class SettlePass {
+    private final Store store;
+    private final JobLifecycle lifecycle;
+    private final Launcher launcher;
+
+    SettlePass(Store store, JobLifecycle lifecycle, Launcher launcher) {
+        this.store = store;
+        this.lifecycle = lifecycle;
+        this.launcher = launcher;
+    }
+
+    /** Settles the observed node's jobs; returns those that still run there. */
+    List<Job> run(NodeRefreshPass.Observation o, Map<String, LaneRecord> lanes, TickSummary.Builder summary) {
+        Instant now = Times.now();
+        List<Job> stillRunning = new ArrayList<>();
+        for (Job job : o.staged()) {
+            NodeReport.JobDirState dir = o.report().jobs().get(job.id());
+            if (dir == null || (dir.exitCode() == null && !dir.alive())) {
+                continue; // not started yet, which is normal for a staged job
+            }
+            Long started = dir.startedAt() != null ? dir.startedAt() : dir.finishedAt();
+            Job begun = launcher.runnerStarted(job, lanes.get(job.lane()), dir.pid(), dir.session() ? dir.pgid() : null,
+                    started == null ? 0 : started, job.runDir(), summary);
+            if (begun != null && !settle(begun, dir, now, summary)) {
+                stillRunning.add(reread(begun));
+            }
+        }
+        for (Job job : o.running()) {
+            NodeReport.JobDirState dir = o.report().jobs().get(job.id());
+            if (dir == null) {
+                stillRunning.add(job);
+            } else if (!settle(job, dir, now, summary)) {
+                stillRunning.add(reread(job));
+            }
+        }
+        return stillRunning;
+    }
+
+    private Job reread(Job job) {
+        return store.db.read(() -> store.jobs.find(job.id())).orElse(job);
+    }
+
+    /** Returns true when the job left the running state (ended, or back to pending for a retry). */
+    private boolean settle(Job job, NodeReport.JobDirState dir, Instant now, TickSummary.Builder summary) {
+        return store.db.write(() -> {
+            Job current = store.jobs.find(job.id()).orElse(null);
+            if (current == null || current.state() != JobState.RUNNING) {
+                return true; // cancelled or settled by another client meanwhile
+            }
+            // A runner's kill may take run.sh down before it records the exit code; its timed_out mark still says why.
+            if (dir.exitCode() != null || (dir.timedOutAfter() != null && !dir.alive())) {
+                ended(current, dir, now, summary);
+                return true;
+            }
+            if (!dir.alive()) {
+                JobLifecycle.Applied moved = lifecycle.vanished(current.id(), now);
+                summary.alert(moved.alert());
+                summary.finished(current.id(), moved.job().state().label(), null);
+                return true;
+            }
+            Changes alive = new Changes().set(Column.HEARTBEAT_AT, now);
+            if (dir.status() != null && !dir.status().equals(current.progress())) {
+                alive.set(Column.PROGRESS, dir.status()).set(Column.PROGRESS_AT, now);
+            }
+            if (dir.pid() != null && !dir.pid().equals(current.remotePid())) {
+                alive.set(Column.REMOTE_PID, dir.pid());
+            }
+            store.jobs.update(current.id(), alive, now);
+            return false;
+        });
+    }
+
+    private void ended(Job job, NodeReport.JobDirState dir, Instant now, TickSummary.Builder summary) {
+        Instant finished = nodeTime(dir.finishedAt(), now);
+        String tail = dir.outputTail() == null ? null : Texts.lastChars(dir.outputTail(), TimeoutPass.TAIL_CHARS);
+        if (dir.timedOutAfter() != null) {
+            // A lane runner stopped it for overrunning: recorded as the controller records its own timeouts.
+            Moves.Overrun o = new Moves.Overrun(dir.timedOutAfter(), dir.exitCode(), finished, tail, dir.status(), true,
+                    null);
+            summary.alert(lifecycle.timeOut(job.id(), o, now).alert());
+            summary.finished(job.id(), JobState.TIMEOUT.label(), dir.exitCode());
+            return;
+        }
+        Moves.Exit exit = new Moves.Exit(dir.exitCode(), finished, resultJson(dir.result()), tail, dir.status());
+        JobLifecycle.Applied done = lifecycle.finish(job.id(), exit, now);
+        summary.finished(job.id(), done.job().state().label(), dir.exitCode());
+        summary.alert(done.alert());
+    }
+
+    /** result.json's text as stored JSON: empty is none, text that is not JSON is kept as {"raw": …}. */
+    static String resultJson(String text) {
+        if (text == null || text.isBlank()) {
+            return null;
+        }
+        try {
+            return Json.write(Json.MAPPER.readTree(text));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            return Json.write(Map.of("raw", Texts.lastChars(text, TimeoutPass.TAIL_CHARS)));
+        }
+    }
+
+    /** A node's clock reading, unless it is absurd (unset, or a day away from ours). */
+    static Instant nodeTime(Long epoch, Instant now) {
+        if (epoch == null || epoch <= 0 || Math.abs(epoch - now.getEpochSecond()) > 86_400) {
+            return now;
+        }
+        return Instant.ofEpochSecond(epoch);
+    }
+}

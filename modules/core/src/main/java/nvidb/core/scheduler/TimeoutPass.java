@@ -1,0 +1,61 @@
+package nvidb.core.scheduler;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import nvidb.core.lifecycle.JobLifecycle;
+import nvidb.core.lifecycle.Moves;
+import nvidb.core.model.Job;
+import nvidb.core.model.JobState;
+import nvidb.core.model.TickSummary;
+import nvidb.core.store.Store;
+import nvidb.core.util.Texts;
+import nvidb.spi.transport.TransportException;
+
+/**
+ * Stops running jobs that overran their {@code --timeout}: the end of stderr goes into the alert,
+ * then TERM (KILL after a grace period) to the job's process group. A node that cannot be reached
+ * is owed the kill (an orphan row the refresh delivers later); the job is recorded timed out now.
+ */
+final class TimeoutPass {
+    static final int TAIL_CHARS = 4000;
+
+    private final Store store;
+    private final JobLifecycle lifecycle;
+    private final NodeKills kills;
+
+    TimeoutPass(Store store, JobLifecycle lifecycle, NodeKills kills) {
+        this.store = store;
+        this.lifecycle = lifecycle;
+        this.kills = kills;
+    }
+
+    void run(TickSummary.Builder summary) {
+        List<Job> running = store.db.read(() -> store.jobs.inStates(List.of(JobState.RUNNING)));
+        Instant now = Instant.now();
+        for (Job job : running) {
+            if (job.maxRuntimeS() == null || job.startedAt() == null
+                    || Duration.between(job.startedAt(), now).getSeconds() <= job.maxRuntimeS()) {
+                continue;
+            }
+            String tail = null;
+            String orphanReason = null;
+            try {
+                if (job.remotePid() != null && job.runDir() != null) {
+                    tail = kills.tail(job.node(), job.runDir(), "stderr.log", 25);
+                    kills.terminate(job.node(), job.runDir(), job.remotePid(), job.remotePgid());
+                }
+            } catch (TransportException e) {
+                orphanReason = "timed out while unreachable";
+            }
+            Instant at = nvidb.core.util.Times.now();
+            Moves.Overrun overrun = new Moves.Overrun(job.maxRuntimeS(), null, at,
+                    tail == null ? null : Texts.lastChars(tail, TAIL_CHARS), null, false, orphanReason);
+            JobLifecycle.Applied done = JobLifecycle.ifStillLegal(() -> lifecycle.timeOut(job.id(), overrun, at));
+            if (done != null) {
+                summary.alert(done.alert());
+                summary.finished(job.id(), JobState.TIMEOUT.label(), null);
+            }
+        }
+    }
+}
