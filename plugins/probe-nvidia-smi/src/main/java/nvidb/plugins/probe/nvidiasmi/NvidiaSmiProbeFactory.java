@@ -1,5 +1,6 @@
 package nvidb.plugins.probe.nvidiasmi;
 
+import nvidb.spi.probe.Attribution;
 import nvidb.spi.probe.Probe;
 import nvidb.spi.probe.ProbeFactory;
 import nvidb.spi.probe.ProbeSettings;
@@ -14,6 +15,6 @@ public final class NvidiaSmiProbeFactory implements ProbeFactory {
 
     @Override
     public Probe create(ProbeSettings settings) {
-        return new NvidiaSmiProbe(settings.nvidiaSmi());
+        return new NvidiaSmiProbe(settings.nvidiaSmi(), Attribution.PROCESSES);
     }
 }

@@ -13,13 +13,8 @@ import nvidb.spi.probe.GpuSnapshot;
 
 /**
  * The {@code @@nvidb-gpus} section: the shell fragment that prints it and the parser that reads
- * it back.
- *
- * <p><b>Twin file.</b> This file exists twice, identical but for the package line:
- * {@code plugins/probe-nvidia-smi/.../nvidiasmi/SmiSection.java} and
- * {@code plugins/probe-wsl/.../wsl/SmiSection.java}. Plugins may not depend on one another
- * (ArchUnit) and both probes ask nvidia-smi the same two questions, so the code is copied;
- * {@code SmiSectionTwinTest} in probe-wsl fails when the copies drift apart. Change both.
+ * it back, for both probes of this module ({@code nvidia-smi} and {@code wsl}): they ask the same
+ * two questions and differ only in how the answer is attributed.
  *
  * <p>The section printed on the node:
  * <pre>
@@ -109,10 +104,11 @@ final class SmiSection {
     }
 
     /**
-     * Reads the section. {@code blind}: every GPU gets {@link Attribution#BLIND} and processes no
-     * memory (the WSL driver's per-process figure is not to be trusted even when printed).
+     * Reads the section. {@link Attribution#BLIND}: every GPU is blind and processes get no memory
+     * (the WSL driver's per-process figure is not to be trusted even when printed).
      */
-    static GpuReport parse(String output, String command, boolean blind) {
+    static GpuReport parse(String output, String command, Attribution attribution) {
+        boolean blind = attribution == Attribution.BLIND;
         String[] lines = (output == null ? "" : output).split("\r\n|\r|\n");
         String gpusRc = null;
         String appsRc = null;
@@ -179,7 +175,7 @@ final class SmiSection {
             String uuid = known(c[1]);
             gpus.add(new GpuSnapshot(integer(c[0]), uuid, known(c[2]), integer(c[3]), integer(c[4]),
                     integer(c[5]), integer(c[6]), integer(c[7]),
-                    blind ? Attribution.BLIND : Attribution.PROCESSES,
+                    attribution,
                     uuid == null ? List.of() : byUuid.get(uuid)));
         }
         return new GpuReport(gpus, appsError);

@@ -1,4 +1,4 @@
-package nvidb.plugins.probe.wsl;
+package nvidb.plugins.probe.nvidiasmi;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import nvidb.plugins.probe.wsl.WslProbeFactory;
 import nvidb.spi.probe.Attribution;
 import nvidb.spi.probe.GpuProcess;
 import nvidb.spi.probe.GpuReport;

@@ -1,12 +1,13 @@
-package nvidb.plugins.probe.wsl;
+package nvidb.plugins.probe.nvidiasmi;
 
-import static nvidb.plugins.probe.wsl.Sections.fixture;
-import static nvidb.plugins.probe.wsl.Sections.ok;
-import static nvidb.plugins.probe.wsl.Sections.section;
+import static nvidb.plugins.probe.nvidiasmi.Sections.fixture;
+import static nvidb.plugins.probe.nvidiasmi.Sections.ok;
+import static nvidb.plugins.probe.nvidiasmi.Sections.section;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.util.List;
+import nvidb.plugins.probe.wsl.WslProbeFactory;
 import nvidb.spi.probe.Attribution;
 import nvidb.spi.probe.GpuProcess;
 import nvidb.spi.probe.GpuReport;
