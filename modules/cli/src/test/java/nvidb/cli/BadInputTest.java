@@ -98,4 +98,23 @@ class BadInputTest {
         assertTrue(unknown.err().contains("line 2: queue.placement must be one of"), unknown.err());
         assertEquals(before, DbSnapshot.of(cli.database()));
     }
+
+    /** Keys core does not know are checked by their plugin when configuration loads, with the same words. */
+    @org.junit.jupiter.api.Test
+    void aBadPluginKeyStopsEveryCommandAtStartNamingFileAndLine() throws Exception {
+        String before = DbSnapshot.of(cli.database());
+        String queueYml = cli.home().resolve(".nvidb/queue.yml").toString();
+        cli.write(".nvidb/queue.yml", "servers:\n  - hostname: gpu-box-1\n    auth: kerberos\n");
+        Cli.Result transport = cli.run("job", "ls");
+        assertEquals(64, transport.exit(), transport.toString());
+        assertEquals("error: configuration " + queueYml + ", line 3: servers[0].auth must be auto, key or password,"
+                + " not 'kerberos'\n", transport.err());
+
+        cli.write(".nvidb/queue.yml", "queue:\n  notify:\n    desktop: sometimes\n");
+        Cli.Result sink = cli.run("job", "ls", "--json");
+        assertEquals(64, sink.exit(), sink.toString());
+        assertEquals("configuration " + queueYml + ", line 3: queue.notify.desktop must be true or false, not value"
+                + " 'sometimes'", sink.json().path("error").asText());
+        assertEquals(before, DbSnapshot.of(cli.database()));
+    }
 }

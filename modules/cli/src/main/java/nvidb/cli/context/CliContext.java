@@ -10,7 +10,6 @@ import nvidb.core.config.QueueConfig;
 import nvidb.core.plugins.PluginRegistry;
 import nvidb.core.service.QueueService;
 import nvidb.pluginhost.SitePlugins;
-import nvidb.spi.PluginKind;
 
 /**
  * What one command line works with, built on first use: a command that fails on its options
@@ -73,9 +72,7 @@ public final class CliContext implements AutoCloseable {
 
     public QueueConfig config() {
         if (config == null) {
-            PluginRegistry p = plugins();
-            config = new ConfigLoader(p.names(PluginKind.PLACEMENT), p.names(PluginKind.TRANSPORT),
-                    p.names(PluginKind.PROBE)).load(paths());
+            config = new ConfigLoader(plugins()).load(paths());
         }
         return config;
     }

@@ -5,14 +5,28 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import nvidb.core.error.ErrorCode;
 import nvidb.core.error.NvidbException;
+import nvidb.core.plugins.PluginRegistry;
 import nvidb.core.util.Sizes;
+import nvidb.spi.PluginKind;
+import nvidb.spi.alert.AlertSinkFactory;
+import nvidb.spi.config.ConfigException;
+import nvidb.spi.config.ConfigSection;
+import nvidb.spi.config.ConfigValue;
+import nvidb.spi.probe.ProbeFactory;
+import nvidb.spi.transport.TransportFactory;
 
 /**
  * Reads {@code config.yml} and {@code queue.yml} into one {@link QueueConfig}. Every mistake is
  * a usage error naming the file, the line and the key, and nothing else happens.
+ *
+ * <p>Core reads its own keys only. A server entry is handed to the transport plugin it selects
+ * (and to the probe it names), and {@code queue.notify} to every alert sink, to check their keys;
+ * their {@link ConfigException} becomes the same usage error.
  *
  * <p>Precedence (reference §5.1): queue.yml's {@code servers} (or {@code nodes}) replace
  * config.yml's; queue.yml's {@code queue} keys override config.yml's one by one, with
@@ -26,44 +40,46 @@ public final class ConfigLoader {
     private static final Set<String> BACKUP_KEYS = Set.of("enabled", "interval_hours", "keep", "directory");
     private static final Set<String> REMOTE_KEYS = Set.of("host", "hostname", "port", "username", "user", "nvidb",
             "nvidb_home", "keeper", "ssh_options");
-    private static final Set<String> AUTH = Set.of("auto", "key", "password");
-    private static final Set<String> HOST_KEY_CHECK = Set.of("strict", "accept-new", "off");
 
-    private final Set<String> placementNames;
-    private final Set<String> transportNames;
-    private final Set<String> probeNames;
+    private final PluginRegistry plugins;
 
     /**
-     * @param placementNames names {@code queue.placement} may take
-     * @param transportNames names a server's {@code transport:} may take
-     * @param probeNames     names a server's {@code probe:} may take
+     * @param plugins the plugins whose names {@code queue.placement}, a server's {@code transport:}
+     *                and {@code probe:} may take, and which check their own keys; a kind with no
+     *                plugin at all leaves its names unchecked
      */
-    public ConfigLoader(Set<String> placementNames, Set<String> transportNames, Set<String> probeNames) {
-        this.placementNames = Set.copyOf(placementNames);
-        this.transportNames = Set.copyOf(transportNames);
-        this.probeNames = Set.copyOf(probeNames);
+    public ConfigLoader(PluginRegistry plugins) {
+        this.plugins = plugins;
     }
 
     public QueueConfig load(NvidbPaths paths) {
-        Map<String, YamlValue> config = YamlFiles.readMapping(paths.configFile());
-        Map<String, YamlValue> queue = YamlFiles.readMapping(paths.queueFile());
+        try {
+            return read(paths);
+        } catch (ConfigException e) {
+            throw new NvidbException(ErrorCode.USAGE, e.getMessage(), e);
+        }
+    }
 
-        YamlValue servers = queue.containsKey("servers") ? queue.get("servers")
-                : queue.containsKey("nodes") ? queue.get("nodes") : config.get("servers");
+    private QueueConfig read(NvidbPaths paths) {
+        ConfigSection config = YamlFiles.readMapping(paths.configFile());
+        ConfigSection queue = YamlFiles.readMapping(paths.queueFile());
 
-        Map<String, YamlValue> settings = new LinkedHashMap<>();
-        YamlValue notify = null;
-        for (Map<String, YamlValue> file : List.of(config, queue)) {
-            YamlValue q = file.get("queue");
+        ConfigValue servers = queue.value("servers").or(() -> queue.value("nodes"))
+                .orElse(config.value("servers").orElse(null));
+
+        Map<String, ConfigValue> settings = new LinkedHashMap<>();
+        ConfigValue notify = null;
+        for (ConfigSection file : List.of(config, queue)) {
+            ConfigValue q = file.value("queue").orElse(null);
             if (q == null || q.value() == null) {
                 continue;
             }
-            requireMap(q, "queue");
-            for (Map.Entry<String, YamlValue> e : q.map().entrySet()) {
-                if (e.getKey().equals("notify") && notify != null && notify.isMap() && e.getValue().isMap()) {
-                    Map<String, YamlValue> merged = new LinkedHashMap<>(notify.map());
-                    merged.putAll(e.getValue().map());
-                    notify = new YamlValue(merged, e.getValue().file(), e.getValue().line());
+            ConfigSection block = new ConfigSection("queue", q); // refuses a queue: that is not a mapping
+            for (Map.Entry<String, ConfigValue> e : block.source().mapping().entrySet()) {
+                if (e.getKey().equals("notify") && notify != null && notify.isMapping() && e.getValue().isMapping()) {
+                    Map<String, ConfigValue> merged = new LinkedHashMap<>(notify.mapping());
+                    merged.putAll(e.getValue().mapping());
+                    notify = new ConfigValue(merged, e.getValue().file(), e.getValue().line());
                 } else if (e.getKey().equals("notify")) {
                     notify = e.getValue();
                 }
@@ -73,164 +89,153 @@ public final class ConfigLoader {
         if (notify != null) {
             settings.put("notify", notify);
         }
-        YamlValue remote = queue.containsKey("remote") ? queue.get("remote") : settings.get("remote");
-        if (remote == null && queue.isEmpty()) {
-            remote = config.get("remote");
+        ConfigValue remote = queue.value("remote").orElse(settings.get("remote"));
+        if (remote == null && queue.keys().isEmpty()) {
+            remote = config.value("remote").orElse(null);
         }
-        QueueSettings s = settings(settings);
+        // Both files' queue: keys in one section; each value still names its own file and line.
+        ConfigSection q = new ConfigSection("queue", new ConfigValue(settings, null, 0));
+        QueueSettings s = settings(q);
         // With no servers and no word on include_local, the queue host is the node: the embedded default.
         boolean noServers = servers == null || servers.value() == null
                 || (servers.isList() && servers.list().isEmpty());
-        if (noServers && !settings.containsKey("include_local")) {
+        if (noServers && !q.contains("include_local")) {
             s = s.withIncludeLocal(true);
         }
         // The queue host's own node keeps its job directories beside the queue, unless job_root says otherwise.
-        String localJobRoot = settings.containsKey("job_root") ? null : paths.home().resolve("jobs").toString();
+        String localJobRoot = q.contains("job_root") ? null : paths.home().resolve("jobs").toString();
         List<ServerConfig> nodes = servers(servers, s, localJobRoot);
         return new QueueConfig(s, nodes, remote(remote));
     }
 
-    private QueueSettings settings(Map<String, YamlValue> q) {
-        for (Map.Entry<String, YamlValue> e : q.entrySet()) {
-            if (!QUEUE_KEYS.contains(e.getKey())) {
-                throw error(e.getValue(), "queue." + e.getKey(), "is not a known setting (known: "
-                        + String.join(", ", new TreeSet<>(QUEUE_KEYS)) + ")");
-            }
-        }
+    private QueueSettings settings(ConfigSection q) {
+        q.requireKnownKeys(QUEUE_KEYS);
         QueueSettings d = QueueSettings.defaults();
-        String placement = string(q.get("placement"), "queue.placement", d.placement());
-        if (!placementNames.isEmpty() && !placementNames.contains(placement)) {
-            throw error(q.get("placement"), "queue.placement", "must be one of "
-                    + String.join(", ", new TreeSet<>(placementNames)) + ", not '" + placement + "'");
-        }
+        String placement = q.string("placement", d.placement());
+        requireName(PluginKind.PLACEMENT, q, "placement", placement);
         return new QueueSettings(
-                size(q.get("headroom_mb"), "queue.headroom_mb", d.headroomMb()),
-                integer(q.get("max_jobs_per_gpu"), "queue.max_jobs_per_gpu", d.maxJobsPerGpu(), 1),
-                integer(q.get("max_cpu_jobs_per_node"), "queue.max_cpu_jobs_per_node", d.maxCpuJobsPerNode(), 0),
+                size(q, "headroom_mb", d.headroomMb()),
+                q.integer("max_jobs_per_gpu", d.maxJobsPerGpu(), 1),
+                q.integer("max_cpu_jobs_per_node", d.maxCpuJobsPerNode(), 0),
                 placement,
-                size(q.get("default_vram"), "queue.default_vram", d.defaultVramMb()),
-                number(q.get("tick_min_interval"), "queue.tick_min_interval", d.tickMinInterval()),
-                integer(q.get("lock_ttl"), "queue.lock_ttl", d.lockTtl(), 1),
-                integer(q.get("probe_timeout"), "queue.probe_timeout", d.probeTimeout(), 1),
-                integer(q.get("launch_timeout"), "queue.launch_timeout", d.launchTimeout(), 1),
-                string(q.get("job_root"), "queue.job_root", d.jobRoot()),
-                bool(q.get("include_local"), "queue.include_local", d.includeLocal()),
-                string(q.get("local_node_name"), "queue.local_node_name", d.localNodeName()),
-                string(q.get("lane_spool_root"), "queue.lane_spool_root", d.laneSpoolRoot()),
-                integer(q.get("lane_lookahead"), "queue.lane_lookahead", d.laneLookahead(), 1),
-                number(q.get("lane_poll_interval"), "queue.lane_poll_interval", d.lanePollInterval()),
-                integer(q.get("lane_idle_exit"), "queue.lane_idle_exit", d.laneIdleExit(), 0),
-                backup(q.get("backup"), d.backup()),
-                notify(q.get("notify")));
+                size(q, "default_vram", d.defaultVramMb()),
+                q.number("tick_min_interval", d.tickMinInterval()),
+                q.integer("lock_ttl", d.lockTtl(), 1),
+                q.integer("probe_timeout", d.probeTimeout(), 1),
+                q.integer("launch_timeout", d.launchTimeout(), 1),
+                q.string("job_root", d.jobRoot()),
+                q.bool("include_local", d.includeLocal()),
+                q.string("local_node_name", d.localNodeName()),
+                q.string("lane_spool_root", d.laneSpoolRoot()),
+                q.integer("lane_lookahead", d.laneLookahead(), 1),
+                q.number("lane_poll_interval", d.lanePollInterval()),
+                q.integer("lane_idle_exit", d.laneIdleExit(), 0),
+                backup(q.value("backup").orElse(null), d.backup()),
+                notify(q.value("notify").orElse(null)));
     }
 
-    private QueueSettings.BackupSettings backup(YamlValue v, QueueSettings.BackupSettings d) {
+    /** A plugin name must name an installed plugin of its kind (any name goes when none is installed). */
+    private void requireName(PluginKind kind, ConfigSection section, String key, String name) {
+        Set<String> names = plugins.names(kind);
+        if (name != null && !names.isEmpty() && !names.contains(name)) {
+            // A default name no plugin answers to was written nowhere: the error names no line.
+            throw new ConfigException(section.value(key).orElse(null), section.key(key), "must be one of "
+                    + String.join(", ", new TreeSet<>(names)) + ", not '" + name + "'");
+        }
+    }
+
+    private static QueueSettings.BackupSettings backup(ConfigValue v, QueueSettings.BackupSettings d) {
         if (v == null || v.value() == null) {
             return d;
         }
         if (v.value() instanceof Boolean b) {
             return new QueueSettings.BackupSettings(b, d.intervalHours(), d.keep(), d.directory());
         }
-        requireMap(v, "queue.backup");
-        for (Map.Entry<String, YamlValue> e : v.map().entrySet()) {
-            if (!BACKUP_KEYS.contains(e.getKey())) {
-                throw error(e.getValue(), "queue.backup." + e.getKey(), "is not a known setting (known: "
-                        + String.join(", ", new TreeSet<>(BACKUP_KEYS)) + ")");
-            }
-        }
-        Map<String, YamlValue> m = v.map();
-        double hours = number(m.get("interval_hours"), "queue.backup.interval_hours", d.intervalHours());
-        if (hours < 0) {
-            throw error(m.get("interval_hours"), "queue.backup.interval_hours", "must not be negative");
-        }
-        return new QueueSettings.BackupSettings(
-                bool(m.get("enabled"), "queue.backup.enabled", d.enabled()), hours,
-                integer(m.get("keep"), "queue.backup.keep", d.keep(), 0),
-                string(m.get("directory"), "queue.backup.directory", d.directory()));
+        ConfigSection m = new ConfigSection("queue.backup", v);
+        m.requireKnownKeys(BACKUP_KEYS);
+        // number() refuses a negative interval.
+        double hours = m.number("interval_hours", d.intervalHours());
+        return new QueueSettings.BackupSettings(m.bool("enabled", d.enabled()), hours,
+                m.integer("keep", d.keep(), 0), m.string("directory", d.directory()));
     }
 
-    private Map<String, Object> notify(YamlValue v) {
+    /**
+     * Core's own keys of {@code queue.notify} ({@code enabled}, {@code min_severity}); every other
+     * key is passed on as written, for the alert sink it belongs to, which checks it here.
+     */
+    private Map<String, Object> notify(ConfigValue v) {
         Map<String, Object> out = new LinkedHashMap<>(QueueSettings.NotifySettings.DEFAULTS);
-        if (v == null || v.value() == null) {
-            return out;
-        }
-        if (v.value() instanceof Boolean b) {
+        if (v != null && v.value() instanceof Boolean b) {
             out.put("enabled", b);
             return out;
         }
-        requireMap(v, "queue.notify");
-        for (Map.Entry<String, YamlValue> e : v.map().entrySet()) {
-            String key = "queue.notify." + e.getKey();
-            switch (e.getKey()) {
-                case "enabled", "desktop", "log" -> out.put(e.getKey(), bool(e.getValue(), key, true));
-                case "min_severity" -> {
-                    String sev = string(e.getValue(), key, "warning");
-                    if (!sev.equals("warning") && !sev.equals("error")) {
-                        throw error(e.getValue(), key, "must be warning or error, not '" + sev + "'");
-                    }
-                    out.put("min_severity", sev);
-                }
-                case "command" -> out.put("command", string(e.getValue(), key, null));
-                default -> out.put(e.getKey(), e.getValue().plain());
-            }
+        ConfigSection m = v == null || v.value() == null ? ConfigSection.empty("queue.notify")
+                : new ConfigSection("queue.notify", v);
+        out.putAll(m.plain());
+        out.put("enabled", m.bool("enabled", true));
+        out.put("min_severity", m.oneOf("min_severity", "warning", "warning", "error"));
+        for (AlertSinkFactory sink : plugins.allOf(AlertSinkFactory.class, PluginKind.ALERT_SINK)) {
+            sink.validate(m);
         }
         return out;
     }
 
-    private RemoteSettings remote(YamlValue v) {
+    private static RemoteSettings remote(ConfigValue v) {
         if (v == null || v.value() == null) {
             return null;
         }
-        requireMap(v, "remote");
-        Map<String, YamlValue> m = v.map();
-        for (Map.Entry<String, YamlValue> e : m.entrySet()) {
-            if (!REMOTE_KEYS.contains(e.getKey())) {
-                throw error(e.getValue(), "remote." + e.getKey(), "is not a known setting (known: "
-                        + String.join(", ", new TreeSet<>(REMOTE_KEYS)) + ")");
-            }
-        }
-        String host = string(m.containsKey("host") ? m.get("host") : m.get("hostname"), "remote.host", null);
+        ConfigSection m = new ConfigSection("remote", v);
+        m.requireKnownKeys(REMOTE_KEYS);
+        String host = either(m, "host", "hostname");
         if (host == null || host.isBlank()) {
             return null;
         }
-        YamlValue portValue = m.get("port");
-        Integer port = portValue == null ? null : integer(portValue, "remote.port", 22, 1);
-        String user = string(m.containsKey("username") ? m.get("username") : m.get("user"), "remote.username", null);
-        YamlValue keeper = m.get("keeper");
+        // A port: written empty is the default port; no port: at all leaves ssh's own choice.
+        Integer port = m.contains("port") ? m.integer("port", 22, 1) : null;
+        String user = either(m, "username", "user");
+        ConfigValue keeper = m.value("keeper").orElse(null);
         boolean ensure = true;
         if (keeper != null && keeper.value() != null) {
             Object k = keeper.value();
             if (k instanceof Boolean b) {
                 ensure = b;
-            } else if (k instanceof String str) {
-                if (!str.equals("ensure") && !str.equals("off")) {
-                    throw error(keeper, "remote.keeper", "must be ensure or off, not '" + str + "'");
-                }
-                ensure = str.equals("ensure");
+            } else if (k instanceof String) {
+                ensure = m.oneOf("keeper", null, "ensure", "off").equals("ensure");
             } else {
-                throw error(keeper, "remote.keeper", "must be ensure or off");
+                throw m.error("keeper", "must be ensure or off");
             }
         }
-        return new RemoteSettings(host, port, user, string(m.get("nvidb"), "remote.nvidb", "nvidb"),
-                string(m.get("nvidb_home"), "remote.nvidb_home", null), ensure,
-                stringList(m.get("ssh_options"), "remote.ssh_options"));
+        return new RemoteSettings(host, port, user, m.string("nvidb", "nvidb"), m.string("nvidb_home", null), ensure,
+                stringList(m, "ssh_options"));
     }
 
-    private List<ServerConfig> servers(YamlValue v, QueueSettings settings, String localJobRoot) {
+    private static List<String> stringList(ConfigSection m, String name) {
+        ConfigValue v = m.value(name).orElse(null);
+        if (v == null || v.value() == null) {
+            return List.of();
+        }
+        if (!v.isList()) {
+            throw v.error(m.key(name), "must be a list, not " + v.describe());
+        }
+        return v.list().stream().map(item -> item.string(m.key(name), "")).toList();
+    }
+
+    private List<ServerConfig> servers(ConfigValue v, QueueSettings settings, String localJobRoot) {
         List<ServerConfig> out = new ArrayList<>();
         Set<String> names = new HashSet<>();
         if (v != null && v.value() != null) {
             if (!v.isList()) {
-                throw error(v, "servers", "must be a list of server entries (each starting with '- ')");
+                throw v.error("servers", "must be a list of server entries (each starting with '- ')");
             }
             int i = 0;
-            for (YamlValue entry : v.list()) {
-                ServerConfig server = server(entry, i++);
+            for (ConfigValue entry : v.list()) {
+                ServerConfig server = server(new ConfigSection("servers[" + i + "]", entry));
                 if (!names.add(server.name())) {
-                    throw error(entry, "servers[" + (i - 1) + "]", "repeats the node name '" + server.name()
+                    throw entry.error("servers[" + i + "]", "repeats the node name '" + server.name()
                             + "'; give each server its own nickname");
                 }
                 out.add(server);
+                i++;
             }
         }
         if (settings.includeLocal() && names.add(settings.localNodeName())) {
@@ -240,141 +245,58 @@ public final class ConfigLoader {
         return out;
     }
 
-    private ServerConfig server(YamlValue entry, int index) {
-        String at = "servers[" + index + "]";
-        requireMap(entry, at);
-        Map<String, YamlValue> m = entry.map();
-        String transport = string(m.get("transport"), at + ".transport", "ssh");
-        if (!transportNames.isEmpty() && !transportNames.contains(transport)) {
-            throw error(m.get("transport"), at + ".transport", "must be one of "
-                    + String.join(", ", new TreeSet<>(transportNames)) + ", not '" + transport + "'");
-        }
-        String host = string(m.containsKey("hostname") ? m.get("hostname") : m.get("host"), at + ".hostname", null);
-        if ((host == null || host.isBlank()) && !transport.equals("local")) {
-            throw error(entry, at + ".hostname", "is missing: an ssh server needs a hostname (or transport: local)");
-        }
-        int port = integer(m.get("port"), at + ".port", 22, 1);
-        String user = string(m.containsKey("username") ? m.get("username") : m.get("user"), at + ".username", null);
-        String nick = string(m.containsKey("nickname") ? m.get("nickname") : m.get("description"), at + ".nickname", null);
+    /** Core's keys of a server entry; the transport and the named probe check the rest. */
+    private ServerConfig server(ConfigSection m) {
+        String transport = m.string("transport", "ssh");
+        requireName(PluginKind.TRANSPORT, m, "transport", transport);
+        String host = either(m, "hostname", "host");
+        int port = m.integer("port", 22, 1);
+        String user = either(m, "username", "user");
+        String nick = either(m, "nickname", "description");
         String name = nick != null && !nick.isBlank() ? nick
                 : (user != null ? user + "@" : "") + (host == null ? "localhost" : host) + ":" + port;
-        if (m.containsKey("gpus") && m.containsKey("gpu_ids")) {
-            throw error(m.get("gpu_ids"), at + ".gpu_ids", "and gpus: are the same setting; keep only gpus:");
+        if (m.contains("gpus") && m.contains("gpu_ids")) {
+            throw m.error("gpu_ids", "and gpus: are the same setting; keep only gpus:");
         }
-        YamlValue gpusValue = m.containsKey("gpus") ? m.get("gpus") : m.get("gpu_ids");
-        String gpusKey = at + (m.containsKey("gpus") ? ".gpus" : ".gpu_ids");
-        List<Integer> gpuIds = gpuList(gpusValue, gpusKey);
-        String auth = string(m.get("auth"), at + ".auth", "auto");
-        if (!AUTH.contains(auth)) {
-            throw error(m.get("auth"), at + ".auth", "must be auto, key or password, not '" + auth + "'");
+        List<Integer> gpuIds = gpuList(m, m.contains("gpus") ? "gpus" : "gpu_ids");
+        plugins.find(TransportFactory.class, PluginKind.TRANSPORT, transport).ifPresent(f -> f.validate(m));
+        String probe = m.string("probe", null);
+        requireName(PluginKind.PROBE, m, "probe", probe);
+        if (probe != null) {
+            plugins.find(ProbeFactory.class, PluginKind.PROBE, probe).ifPresent(f -> f.validate(m));
         }
-        if (auth.equals("password") && string(m.get("password"), at + ".password", null) == null) {
-            throw error(m.get("auth"), at + ".auth", "is password but the entry has no password:");
-        }
-        // YAML reads an unquoted `off` as the boolean false: that is the setting off.
-        String hostKeyCheck = m.get("host_key_check") != null && Boolean.FALSE.equals(m.get("host_key_check").value())
-                ? "off" : string(m.get("host_key_check"), at + ".host_key_check", "strict");
-        if (!HOST_KEY_CHECK.contains(hostKeyCheck)) {
-            throw error(m.get("host_key_check"), at + ".host_key_check",
-                    "must be strict, accept-new or off, not '" + hostKeyCheck + "'");
-        }
-        String probe = string(m.get("probe"), at + ".probe", null);
-        if (probe != null && !probeNames.isEmpty() && !probeNames.contains(probe)) {
-            throw error(m.get("probe"), at + ".probe", "must be one of "
-                    + String.join(", ", new TreeSet<>(probeNames)) + ", not '" + probe + "'");
-        }
-        Map<String, Object> options = new LinkedHashMap<>();
-        for (Map.Entry<String, YamlValue> e : m.entrySet()) {
-            if (e.getValue().value() != null) {
-                options.put(e.getKey(), e.getValue().plain());
-            }
-        }
-        options.put("auth", auth);
-        options.put("host_key_check", hostKeyCheck);
+        Map<String, Object> options = new LinkedHashMap<>(m.plain());
+        options.values().removeIf(Objects::isNull);
         return new ServerConfig(name, host, port, user, gpuIds, transport, probe,
-                string(m.get("nvidia_smi"), at + ".nvidia_smi", "nvidia-smi"),
-                string(m.get("job_root"), at + ".job_root", null), options);
+                m.string("nvidia_smi", "nvidia-smi"), m.string("job_root", null), options);
     }
 
-    private static List<Integer> gpuList(YamlValue v, String key) {
+    /** A key with an older spelling: the value of {@code key}, else of {@code alias}; errors name {@code key}. */
+    private static String either(ConfigSection m, String key, String alias) {
+        return m.value(key).or(() -> m.value(alias)).map(v -> v.string(m.key(key), null)).orElse(null);
+    }
+
+    private static List<Integer> gpuList(ConfigSection m, String name) {
+        ConfigValue v = m.value(name).orElse(null);
         if (v == null || v.value() == null) {
             return null;
         }
+        String key = m.key(name);
         if (!v.isList()) {
-            throw error(v, key, "must be a list of GPU indices such as [0, 1], not " + YamlFiles.describe(v));
+            throw v.error(key, "must be a list of GPU indices such as [0, 1], not " + v.describe());
         }
         List<Integer> ids = new ArrayList<>();
-        for (YamlValue item : v.list()) {
+        for (ConfigValue item : v.list()) {
             if (!(item.value() instanceof Long l) || l < 0 || l > Integer.MAX_VALUE) {
-                throw error(item, key, "must list GPU indices as whole numbers ≥ 0, not " + YamlFiles.describe(item));
+                throw item.error(key, "must list GPU indices as whole numbers ≥ 0, not " + item.describe());
             }
             ids.add(l.intValue());
         }
         return ids;
     }
 
-    private static void requireMap(YamlValue v, String key) {
-        if (!v.isMap()) {
-            throw error(v, key, "must be a mapping of keys, not " + YamlFiles.describe(v));
-        }
-    }
-
-    private static NvidbException error(YamlValue at, String key, String problem) {
-        String where = at == null ? "configuration" : "configuration " + at.where();
-        return NvidbException.usage(where + ": " + key + " " + problem);
-    }
-
-    private static String string(YamlValue v, String key, String dflt) {
-        if (v == null || v.value() == null) {
-            return dflt;
-        }
-        if (v.isMap() || v.isList()) {
-            throw error(v, key, "must be a single value, not a " + YamlFiles.describe(v));
-        }
-        return String.valueOf(v.value());
-    }
-
-    private static List<String> stringList(YamlValue v, String key) {
-        if (v == null || v.value() == null) {
-            return List.of();
-        }
-        if (!v.isList()) {
-            throw error(v, key, "must be a list, not " + YamlFiles.describe(v));
-        }
-        return v.list().stream().map(item -> string(item, key, "")).toList();
-    }
-
-    private static boolean bool(YamlValue v, String key, boolean dflt) {
-        if (v == null || v.value() == null) {
-            return dflt;
-        }
-        if (v.value() instanceof Boolean b) {
-            return b;
-        }
-        throw error(v, key, "must be true or false, not " + YamlFiles.describe(v));
-    }
-
-    private static int integer(YamlValue v, String key, int dflt, int min) {
-        if (v == null || v.value() == null) {
-            return dflt;
-        }
-        if (v.value() instanceof Long l && l >= min && l <= Integer.MAX_VALUE) {
-            return l.intValue();
-        }
-        throw error(v, key, "must be a whole number ≥ " + min + ", not " + YamlFiles.describe(v));
-    }
-
-    private static double number(YamlValue v, String key, double dflt) {
-        if (v == null || v.value() == null) {
-            return dflt;
-        }
-        if (v.value() instanceof Number n && n.doubleValue() >= 0) {
-            return n.doubleValue();
-        }
-        throw error(v, key, "must be a number ≥ 0, not " + YamlFiles.describe(v));
-    }
-
-    private static long size(YamlValue v, String key, long dflt) {
+    private static long size(ConfigSection m, String name, long dflt) {
+        ConfigValue v = m.value(name).orElse(null);
         if (v == null || v.value() == null) {
             return dflt;
         }
@@ -385,9 +307,9 @@ public final class ConfigLoader {
             try {
                 return Sizes.parseMb(s);
             } catch (NvidbException e) {
-                throw error(v, key, "must be a size such as 512M or 20G, not '" + s + "'");
+                throw v.error(m.key(name), "must be a size such as 512M or 20G, not '" + s + "'");
             }
         }
-        throw error(v, key, "must be a size such as 512M or 20G, not " + YamlFiles.describe(v));
+        throw v.error(m.key(name), "must be a size such as 512M or 20G, not " + v.describe());
     }
 }

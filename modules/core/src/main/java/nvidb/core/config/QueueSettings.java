@@ -42,10 +42,12 @@ public record QueueSettings(
     public record BackupSettings(boolean enabled, double intervalHours, int keep, String directory) {
     }
 
-    /** Defaults of {@code queue.notify}; alert sink plugins read their own keys from this map. */
+    /**
+     * Defaults of core's keys of {@code queue.notify}. The map also holds every other key as
+     * written, for the alert sink plugins: each reads, checks and defaults its own.
+     */
     public static final class NotifySettings {
-        public static final Map<String, Object> DEFAULTS = Map.of(
-                "enabled", true, "desktop", true, "log", true, "min_severity", "warning");
+        public static final Map<String, Object> DEFAULTS = Map.of("enabled", true, "min_severity", "warning");
 
         private NotifySettings() {
         }

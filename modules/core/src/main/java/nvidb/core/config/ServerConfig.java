@@ -10,7 +10,7 @@ import java.util.Objects;
  * @param gpuIds    the allowlist for new placements and lanes; null means every GPU
  * @param transport the transport plugin's name ({@code ssh}, {@code local})
  * @param probe     the probe plugin's name, or null to choose by the node ({@code nvidia-smi}, {@code wsl})
- * @param options   the entry's remaining keys, handed to the transport plugin
+ * @param options   every key of the entry as written (empty values left out), handed to the transport plugin
  */
 public record ServerConfig(String name, String hostname, int port, String username, List<Integer> gpuIds,
                            String transport, String probe, String nvidiaSmi, String jobRoot,

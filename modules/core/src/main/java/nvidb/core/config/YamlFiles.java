@@ -10,6 +10,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import nvidb.core.error.NvidbException;
+import nvidb.spi.config.ConfigSection;
+import nvidb.spi.config.ConfigValue;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.error.Mark;
@@ -22,15 +24,15 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 import org.yaml.snakeyaml.nodes.Tag;
 
-/** Reads a YAML file into {@link YamlValue}s that remember their line. */
+/** Reads a YAML file into {@link ConfigValue}s that remember their file and line. */
 final class YamlFiles {
     private YamlFiles() {
     }
 
     /** The top-level mapping of {@code file}; an absent or empty file reads as an empty mapping. */
-    static Map<String, YamlValue> readMapping(Path file) {
+    static ConfigSection readMapping(Path file) {
         if (!Files.isRegularFile(file)) {
-            return new LinkedHashMap<>();
+            return ConfigSection.empty("");
         }
         Node root;
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
@@ -45,18 +47,18 @@ final class YamlFiles {
             throw NvidbException.usage("could not read configuration " + file + ": " + e.getMessage());
         }
         if (root == null) {
-            return new LinkedHashMap<>();
+            return ConfigSection.empty("");
         }
-        YamlValue value = convert(root, file.toString(), "");
+        ConfigValue value = convert(root, file.toString(), "");
         if (value.value() == null) {
-            return new LinkedHashMap<>();
+            return ConfigSection.empty("");
         }
-        if (!value.isMap()) {
+        if (!value.isMapping()) {
             throw NvidbException.usage("configuration " + file + ", line " + value.line()
                     + ": the file must hold a mapping of keys (such as queue: and servers:), not a "
-                    + describe(value));
+                    + value.describe());
         }
-        return value.map();
+        return new ConfigSection("", value);
     }
 
     /**
@@ -94,25 +96,15 @@ final class YamlFiles {
         return index >= 0 && index < lines.size() ? lines.get(index) : "";
     }
 
-    static String describe(YamlValue v) {
-        if (v.isMap()) {
-            return "mapping";
-        }
-        if (v.isList()) {
-            return "list";
-        }
-        return v.value() == null ? "empty value" : "value '" + v.value() + "'";
-    }
-
     /** @param path the dotted key of {@code node} ({@code queue.notify}, {@code servers[0]}), for errors */
-    private static YamlValue convert(Node node, String file, String path) {
+    private static ConfigValue convert(Node node, String file, String path) {
         int line = node.getStartMark() == null ? 0 : node.getStartMark().getLine() + 1;
         return switch (node) {
             case MappingNode m -> {
-                Map<String, YamlValue> out = new LinkedHashMap<>();
+                Map<String, ConfigValue> out = new LinkedHashMap<>();
                 Map<String, Integer> keyLines = new java.util.HashMap<>();
                 for (NodeTuple t : m.getValue()) {
-                    YamlValue key = convert(t.getKeyNode(), file, path);
+                    ConfigValue key = convert(t.getKeyNode(), file, path);
                     String name = String.valueOf(key.value());
                     String keyPath = path.isEmpty() ? name : path + "." + name;
                     Integer earlier = keyLines.putIfAbsent(name, key.line());
@@ -124,17 +116,17 @@ final class YamlFiles {
                     }
                     out.put(name, convert(t.getValueNode(), file, keyPath));
                 }
-                yield new YamlValue(out, file, line);
+                yield new ConfigValue(out, file, line);
             }
             case SequenceNode s -> {
-                List<YamlValue> out = new ArrayList<>();
+                List<ConfigValue> out = new ArrayList<>();
                 for (Node child : s.getValue()) {
                     out.add(convert(child, file, path + "[" + out.size() + "]"));
                 }
-                yield new YamlValue(out, file, line);
+                yield new ConfigValue(out, file, line);
             }
-            case ScalarNode s -> new YamlValue(scalar(s), file, line);
-            default -> new YamlValue(null, file, line);
+            case ScalarNode s -> new ConfigValue(scalar(s), file, line);
+            default -> new ConfigValue(null, file, line);
         };
     }
 

@@ -11,10 +11,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Stream;
 import nvidb.core.error.ErrorCode;
 import nvidb.core.error.NvidbException;
+import nvidb.core.plugins.PluginRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -23,17 +23,26 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /** config.yml and queue.yml into one configuration: defaults, types, precedence, and every error. */
 class ConfigLoaderTest {
-    static final ConfigLoader LOADER = new ConfigLoader(Set.of("spread", "pack"), Set.of("ssh", "local"),
-            Set.of("nvidia-smi", "wsl"));
+    static final ConfigLoader LOADER = new ConfigLoader(StubPlugins.builtinNames());
 
     @TempDir
     Path home;
 
     private NvidbPaths paths() {
-        return NvidbPaths.resolve(Map.of("NVIDB_HOME", home.toString(), "HOME", home.toString()), null);
+        return paths(home);
     }
 
     private Path write(String name, String... lines) throws IOException {
+        return write(home, name, lines);
+    }
+
+    /** The paths of an nvidb home that is also the user's home. */
+    static NvidbPaths paths(Path home) {
+        return NvidbPaths.resolve(Map.of("NVIDB_HOME", home.toString(), "HOME", home.toString()), null);
+    }
+
+    /** Writes {@code lines} as the file {@code name} in {@code home}. */
+    static Path write(Path home, String name, String... lines) throws IOException {
         Path file = home.resolve(name);
         Files.writeString(file, String.join("\n", lines) + "\n");
         return file;
@@ -74,7 +83,8 @@ class ConfigLoaderTest {
         assertEquals(3.0, s.lanePollInterval());
         assertEquals(900, s.laneIdleExit());
         assertEquals(new QueueSettings.BackupSettings(false, 24, 7, null), s.backup());
-        assertEquals(Map.of("enabled", true, "desktop", true, "log", true, "min_severity", "warning"), s.notifySettings());
+        assertEquals(Map.of("enabled", true, "min_severity", "warning"), s.notifySettings(),
+                "core's keys only: each alert sink defaults its own");
         assertEquals(180, s.effectiveLockTtl());
     }
 
@@ -174,7 +184,7 @@ class ConfigLoaderTest {
         assertEquals(0, s.defaultVramMb());
         assertEquals(new QueueSettings.BackupSettings(true, 24, 7, null), s.backup());
         assertEquals(false, s.notifySettings().get("enabled"));
-        assertEquals(true, s.notifySettings().get("desktop"));
+        assertNull(s.notifySettings().get("desktop"), "a sink's own key is left to the sink");
     }
 
     @Test
@@ -344,8 +354,8 @@ class ConfigLoaderTest {
         assertNull(two.probe(), "no probe: chosen by the node");
         assertEquals("nvidia-smi", two.nvidiaSmi());
         assertNull(two.jobRoot(), "no job_root: the queue's");
-        assertEquals("auto", two.options().get("auth"));
-        assertEquals("strict", two.options().get("host_key_check"), "unknown hosts are refused by default");
+        assertFalse(two.options().containsKey("auth"), "the transport's default, not core's");
+        assertFalse(two.options().containsKey("host_key_check"), "the transport's default, not core's");
 
         assertNull(servers.get(2).gpuIds(), "no gpus: every GPU");
         assertEquals("bob", servers.get(2).username());
@@ -353,7 +363,7 @@ class ConfigLoaderTest {
         ServerConfig wsl = servers.get(4);
         assertEquals("local", wsl.transport());
         assertEquals("wsl", wsl.probe());
-        assertEquals("off", wsl.options().get("host_key_check"), "unquoted YAML off is the setting off");
+        assertEquals(false, wsl.options().get("host_key_check"), "unquoted YAML off reaches the transport as written");
     }
 
     @Test
@@ -409,18 +419,12 @@ class ConfigLoaderTest {
                 Arguments.of("config.yml", "queue:\n  backup:\n    interval_hours: -2\n", "queue.backup.interval_hours", 3),
                 Arguments.of("config.yml", "queue:\n  backup:\n    every: 3\n", "queue.backup.every", 3),
                 Arguments.of("config.yml", "queue:\n  notify:\n    min_severity: info\n", "queue.notify.min_severity", 3),
-                Arguments.of("config.yml", "queue:\n  notify:\n    desktop: sometimes\n", "queue.notify.desktop", 3),
                 Arguments.of("config.yml", "servers: gpu-box-1\n", "servers", 1),
                 Arguments.of("queue.yml", "# servers as a mapping\nservers: {gpu-box-1: {hostname: x}}\n", "servers", 2),
                 Arguments.of("config.yml", "servers:\n  - gpu-box-1\n", "servers[0]", 2),
                 Arguments.of("config.yml", "servers:\n  - hostname: a\n    transport: telnet\n", "servers[0].transport", 3),
-                Arguments.of("config.yml", "servers:\n  - hostname: a\n  - hostname: b\n    auth: kerberos\n", "servers[1].auth", 4),
-                Arguments.of("config.yml", "servers:\n  - hostname: a\n    auth: password\n", "servers[0].auth", 3),
-                Arguments.of("config.yml", "servers:\n  - hostname: a\n    host_key_check: sometimes\n", "servers[0].host_key_check", 3),
-                Arguments.of("config.yml", "servers:\n  - hostname: a\n    host_key_check: yes\n", "servers[0].host_key_check", 3),
                 Arguments.of("config.yml", "servers:\n  - hostname: a\n    probe: dcgm\n", "servers[0].probe", 3),
                 Arguments.of("config.yml", "servers:\n  - hostname: a\n    port: ssh\n", "servers[0].port", 3),
-                Arguments.of("config.yml", "servers:\n  - nickname: a\n    port: 22\n", "servers[0].hostname", 2),
                 Arguments.of("config.yml", "servers:\n  - hostname: a\n    gpus: [0, 1]\n    gpu_ids: [0]\n", "servers[0].gpu_ids", 4),
                 Arguments.of("config.yml", "servers:\n  - hostname: a\n    gpus: [0, -1]\n", "servers[0].gpus", 3),
                 Arguments.of("config.yml", "servers:\n  - hostname: a\n    gpus: 1\n", "servers[0].gpus", 3),
@@ -491,7 +495,7 @@ class ConfigLoaderTest {
                 "    probe: abacus",
                 "queue:",
                 "  placement: diagonal");
-        QueueConfig c = new ConfigLoader(Set.of(), Set.of(), Set.of()).load(paths());
+        QueueConfig c = new ConfigLoader(PluginRegistry.of(List.of())).load(paths());
         assertEquals("diagonal", c.settings().placement());
         assertEquals("carrier-pigeon", c.servers().getFirst().transport());
     }

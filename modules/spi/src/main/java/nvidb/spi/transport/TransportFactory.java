@@ -2,6 +2,7 @@ package nvidb.spi.transport;
 
 import nvidb.spi.PluginFactory;
 import nvidb.spi.PluginKind;
+import nvidb.spi.config.ConfigSection;
 
 /** Opens transports to nodes; {@code transport: NAME} on a server entry selects one. */
 public interface TransportFactory extends PluginFactory {
@@ -11,6 +12,22 @@ public interface TransportFactory extends PluginFactory {
         return PluginKind.TRANSPORT;
     }
 
-    /** Opens (lazily, if it likes) a transport to one node. */
+    /**
+     * Checks the transport's own keys of a server entry that selects it, when configuration
+     * loads, so a mistake stops every command at start with the file, line and key. Core reads
+     * the entry's common keys itself (transport, hostname, port, username, nickname, gpus, probe,
+     * nvidia_smi, job_root, and their older spellings) and knows none of the transport's. The
+     * default accepts every entry.
+     *
+     * @param server the whole entry as written, its path {@code servers[N]}
+     * @throws nvidb.spi.config.ConfigException a key of this transport is wrong or missing
+     */
+    default void validate(ConfigSection server) {
+    }
+
+    /**
+     * Opens (lazily, if it likes) a transport to one node. {@code address.options()} holds the
+     * entry's keys as {@link #validate} saw them.
+     */
     Transport open(NodeAddress address);
 }

@@ -6,6 +6,7 @@ import java.util.Objects;
 import nvidb.spi.alert.AlertSink;
 import nvidb.spi.alert.AlertSinkFactory;
 import nvidb.spi.alert.SinkContext;
+import nvidb.spi.config.ConfigSection;
 
 /** {@code queue.notify.desktop} (on by default): a desktop notification per alert. */
 public final class DesktopSinkFactory implements AlertSinkFactory {
@@ -13,6 +14,12 @@ public final class DesktopSinkFactory implements AlertSinkFactory {
     @Override
     public String name() {
         return "desktop";
+    }
+
+    /** {@code queue.notify.desktop} must be true or false. */
+    @Override
+    public void validate(ConfigSection notify) {
+        notify.bool("desktop", true);
     }
 
     @Override

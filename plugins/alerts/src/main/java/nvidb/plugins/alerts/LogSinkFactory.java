@@ -5,6 +5,7 @@ import java.util.Objects;
 import nvidb.spi.alert.AlertSink;
 import nvidb.spi.alert.AlertSinkFactory;
 import nvidb.spi.alert.SinkContext;
+import nvidb.spi.config.ConfigSection;
 
 /** {@code queue.notify.log} (on by default): alerts as JSON lines in {@code $NVIDB_HOME/alerts.log}. */
 public final class LogSinkFactory implements AlertSinkFactory {
@@ -15,6 +16,12 @@ public final class LogSinkFactory implements AlertSinkFactory {
     @Override
     public String name() {
         return "log";
+    }
+
+    /** {@code queue.notify.log} must be true or false. */
+    @Override
+    public void validate(ConfigSection notify) {
+        notify.bool("log", true);
     }
 
     @Override

@@ -5,9 +5,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Reads the sinks' keys from the {@code queue.notify} map. Core already turns YAML into booleans
- * and strings; the string spellings are accepted as well because a site may hand the same map to
- * these factories from elsewhere (a plugin test, a quoted YAML value).
+ * Reads the sinks' keys from the {@code queue.notify} map. Each factory's {@code validate} has
+ * already checked its key when configuration loaded; the string spellings are
+ * accepted here as well because a site may hand the same map to these factories from elsewhere
+ * (a plugin test, a quoted YAML value).
  */
 final class NotifySettings {
 
@@ -30,9 +31,11 @@ final class NotifySettings {
         if (value == null) {
             return Optional.empty();
         }
-        if (!(value instanceof String command)) {
+        // A number or boolean is a command spelled without quotes (`command: 5`): run it as written.
+        if (!(value instanceof String || value instanceof Number || value instanceof Boolean)) {
             throw new IllegalArgumentException("queue.notify.command must be a shell command, not " + value);
         }
+        String command = String.valueOf(value);
         return command.isBlank() ? Optional.empty() : Optional.of(command);
     }
 

@@ -1,5 +1,6 @@
 package nvidb.plugins.alerts;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -15,10 +16,13 @@ import java.util.stream.Collectors;
 import nvidb.spi.PluginKind;
 import nvidb.spi.alert.AlertSinkFactory;
 import nvidb.spi.alert.SinkContext;
+import nvidb.spi.config.ConfigException;
+import nvidb.spi.config.ConfigSection;
+import nvidb.testkit.ConfigSections;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** How the three factories read {@code queue.notify}, through ServiceLoader as core finds them. */
+/** How the three factories check and read {@code queue.notify}, through ServiceLoader as core finds them. */
 class FactoriesTest {
 
     @TempDir
@@ -32,9 +36,9 @@ class FactoriesTest {
         return new SinkContext(home);
     }
 
-    /** The defaults core passes: {@code QueueSettings.NotifySettings.DEFAULTS}. */
+    /** What core passes for an empty {@code notify:}: its own keys' defaults; each sink defaults its own. */
     private static Map<String, Object> defaults() {
-        return new HashMap<>(Map.of("enabled", true, "desktop", true, "log", true, "min_severity", "warning"));
+        return new HashMap<>(Map.of("enabled", true, "min_severity", "warning"));
     }
 
     private static Map<String, Object> with(String key, Object value) {
@@ -95,9 +99,50 @@ class FactoriesTest {
     }
 
     @Test
+    void anUnquotedNumberIsACommandAsWritten() {
+        assertInstanceOf(CommandSink.class, factories.get("command").create(with("command", 5L), context()));
+    }
+
+    @Test
     void aCommandThatIsNotTextIsRefused() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> factories.get("command").create(with("command", java.util.List.of("a", "b")), context()));
         assertTrue(e.getMessage().contains("queue.notify.command"), e.getMessage());
+    }
+
+    // ---------------------------------------------------------------- checks at configuration load
+
+    private static final String FILE = "/home/alice/.nvidb/queue.yml";
+
+    /** {@code queue.notify} as core hands it over: its block in queue.yml, first key on line 3. */
+    private static ConfigSection notify(Object... keysAndValues) {
+        return ConfigSections.section("queue.notify", FILE, 3, keysAndValues);
+    }
+
+    private String refusal(String sink, ConfigSection notify) {
+        return assertThrows(ConfigException.class, () -> factories.get(sink).validate(notify)).getMessage();
+    }
+
+    @Test
+    void eachSinkChecksItsOwnKeyWithTheFileLineAndKey() {
+        // These messages are the ones core's configuration loader gave when it checked these keys.
+        assertEquals("configuration " + FILE + ", line 4: queue.notify.desktop must be true or false, not value 'sometimes'",
+                refusal("desktop", notify("enabled", true, "desktop", "sometimes")));
+        assertEquals("configuration " + FILE + ", line 3: queue.notify.log must be true or false, not value '1'",
+                refusal("log", notify("log", 1)));
+        assertEquals("configuration " + FILE + ", line 5: queue.notify.command must be a single value, not a list",
+                refusal("command", notify("log", true, "desktop", false, "command", java.util.List.of("a", "b"))));
+    }
+
+    @Test
+    void aSinkLeavesOtherKeysAloneAndEmptyMeansDefault() {
+        ConfigSection others = notify("enabled", "maybe", "min_severity", "info", "webhook", java.util.List.of(1));
+        ConfigSection empty = notify("log", null, "desktop", null, "command", null);
+        for (AlertSinkFactory factory : factories.values()) {
+            assertDoesNotThrow(() -> factory.validate(others), factory.name());
+            assertDoesNotThrow(() -> factory.validate(empty), factory.name());
+            assertDoesNotThrow(() -> factory.validate(ConfigSection.empty("queue.notify")), factory.name());
+        }
+        assertDoesNotThrow(() -> factories.get("command").validate(notify("command", 5)), "a number is a command");
     }
 }

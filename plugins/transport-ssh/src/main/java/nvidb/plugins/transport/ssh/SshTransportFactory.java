@@ -1,6 +1,7 @@
 package nvidb.plugins.transport.ssh;
 
 import java.util.Objects;
+import nvidb.spi.config.ConfigSection;
 import nvidb.spi.transport.NodeAddress;
 import nvidb.spi.transport.Transport;
 import nvidb.spi.transport.TransportFactory;
@@ -30,6 +31,29 @@ public final class SshTransportFactory implements TransportFactory {
     @Override
     public String name() {
         return "ssh";
+    }
+
+    /**
+     * Checks, when configuration loads, what a server entry must get right before any command
+     * runs: a hostname, and {@code auth} and {@code host_key_check} spelled as the configuration
+     * reference spells them ({@link #open} also takes the older spellings a caller may hand it).
+     */
+    @Override
+    public void validate(ConfigSection server) {
+        String host = server.string(server.contains("hostname") ? "hostname" : "host", null);
+        if (host == null || host.isBlank()) {
+            throw server.source().error(server.key("hostname"),
+                    "is missing: an ssh server needs a hostname (or transport: local)");
+        }
+        String auth = server.oneOf("auth", "auto", "auto", "key", "password");
+        if (auth.equals("password") && server.string("password", null) == null) {
+            throw server.error("auth", "is password but the entry has no password:");
+        }
+        // YAML reads an unquoted `off` as the boolean false: that is the setting off.
+        boolean unquotedOff = server.value("host_key_check").map(v -> Boolean.FALSE.equals(v.value())).orElse(false);
+        if (!unquotedOff) {
+            server.oneOf("host_key_check", "strict", "strict", "accept-new", "off");
+        }
     }
 
     /**
