@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import nvidb.core.util.ShellQuote;
 
 /**
  * The one round trip a pass makes to each node: its kernel and home, the process table, the
@@ -31,44 +30,14 @@ public final class NodeProbeScript {
     public record JobDir(long jobId, String runDir) {
     }
 
+    /** The probe's round trip ({@code probe.sh}): {@code gpuFragment} is the probe plugin's GPU section. */
     public String script(String gpuFragment, List<JobDir> jobs) {
-        StringBuilder sb = new StringBuilder();
-        sb.append(NodeScripts.ALIVE_FUNCTION);
-        sb.append("m=").append(ShellQuote.quote(marker)).append('\n');
-        sb.append("echo \"$m node\"\n");
-        sb.append("echo \"kernel=$(uname -r 2>/dev/null)\"\n");
-        sb.append("echo \"home=$HOME\"\n");
-        sb.append("echo \"$m ps\"\n");
-        sb.append("ps -eo pid=,pgid=,user=,args= 2>/dev/null\n");
-        sb.append("echo \"$m gpu\"\n");
-        sb.append("{\n").append(gpuFragment).append("\n} < /dev/null 2>&1\n");
-        sb.append("nvidb_job() {\n");
-        sb.append("    d=$2\n");
-        sb.append("    echo \"$m job $1\"\n");
-        sb.append("    p=$(cat \"$d/pid\" 2>/dev/null)\n");
-        sb.append("    echo \"pid=$p\"\n");
-        sb.append("    echo \"pgid=$(cat \"$d/pgid\" 2>/dev/null)\"\n");
-        sb.append("    echo \"session=$(cat \"$d/session\" 2>/dev/null)\"\n");
-        sb.append("    if nvidb_alive \"$p\" \"$d\"; then echo alive=1; else echo alive=0; fi\n");
-        sb.append("    echo \"exit=$(cat \"$d/exit_code\" 2>/dev/null)\"\n");
-        sb.append("    echo \"started=$(cat \"$d/started\" 2>/dev/null)\"\n");
-        sb.append("    echo \"timed_out=$(cat \"$d/timed_out\" 2>/dev/null)\"\n");
-        sb.append("    if [ -s \"$d/status\" ]; then echo \"$m status $1\"; tail -n 1 \"$d/status\"; echo; fi\n");
-        sb.append("    if [ -f \"$d/exit_code\" ]; then\n");
-        sb.append("        if [ -f \"$d/result.json\" ]; then echo \"$m result $1\"; head -c 65536 \"$d/result.json\"; echo; fi\n");
-        sb.append("        rc=$(cut -d' ' -f1 \"$d/exit_code\")\n");
-        sb.append("        if [ \"$rc\" != 0 ]; then\n");
-        sb.append("            echo \"$m tail $1\"\n");
-        sb.append("            if [ -s \"$d/stderr.log\" ]; then tail -n 25 \"$d/stderr.log\"; else tail -n 25 \"$d/stdout.log\" 2>/dev/null; fi\n");
-        sb.append("            echo\n");
-        sb.append("        fi\n");
-        sb.append("    fi\n");
-        sb.append("}\n");
+        List<String> args = new ArrayList<>();
         for (JobDir j : jobs) {
-            sb.append("nvidb_job ").append(j.jobId()).append(' ').append(ShellQuote.quote(j.runDir())).append('\n');
+            args.add(String.valueOf(j.jobId()));
+            args.add(j.runDir());
         }
-        sb.append("echo \"$m end\"\n");
-        return sb.toString();
+        return new NodeShell().set("m", marker).function("nvidb_gpu", gpuFragment).args(args).withLib("probe.sh");
     }
 
     /** Splits what the script printed into a report; the GPU section is left to the probe plugin. */

@@ -1,5 +1,7 @@
 package nvidb.core.node;
 
+import static nvidb.core.node.NodeScriptsFixtures.job;
+import static nvidb.core.node.NodeScriptsFixtures.sh;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -7,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -88,16 +89,6 @@ class LaneRunnerTest {
         assertEquals(List.of(4L), two.get(1).state().queued(), "what is staged is what the spool holds now");
     }
 
-    /** Runs a controller script with {@code sh -s}, the way the local transport does. */
-    private static String sh(String script) throws Exception {
-        Process p = new ProcessBuilder("sh", "-s").redirectErrorStream(true).start();
-        p.getOutputStream().write(script.getBytes(StandardCharsets.UTF_8));
-        p.getOutputStream().close();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
-        return out;
-    }
-
     @Test
     void aSyncStagesTheHeadAndWithdrawsTheRestAndAClaimedSpecIsNeverStagedAgain() throws Exception {
         LaneRunner runner = new LaneRunner("");
@@ -154,10 +145,8 @@ class LaneRunnerTest {
 
     private static void stage(Path spool, String name, Path runDir, String command) throws Exception {
         Files.createDirectories(runDir);
-        String run = NodeScripts.runScript(new NodeScripts.LaunchSpec(new nvidb.core.model.Job(7, "", nvidb.core.model.JobState.PENDING,
-                command, null, java.util.Map.of(), 0, 1, 0, null, List.of(), List.of(), null, "t", List.of(), null, null,
-                null, null, null, List.of(), null, null, null, null, null, null, 0, 0, null, null, null, null, null, null,
-                null, null, null), "t", "/x", List.of(0), 1));
+        String run = NodeScripts.runScript(new NodeScripts.LaunchSpec(job(7, "", command, null, java.util.Map.of()), "t", "/x",
+                List.of(0), 1));
         Files.writeString(runDir.resolve("run.sh"), run);
         Files.writeString(runDir.resolve("command.sh"), command + "\n");
         Files.writeString(spool.resolve("queue/." + name), "job_id=7\nrun_dir=" + runDir + "\nvram_mb=0\nmax_runtime_s=0\n");
@@ -200,6 +189,40 @@ class LaneRunnerTest {
             p.destroy();
             p.waitFor(5, TimeUnit.SECONDS);
         }
+    }
+
+    @Test
+    void aSyncStartsTheRunnerAStopEndsItAndAWithdrawalTakesBackAStagedSpec() throws Exception {
+        LaneRunner runner = new LaneRunner("echo 0 100000");
+        Path spool = tmp.resolve("spool 'q' $(x)");
+        String lane = "box:0 'q' $(x)";
+        LaneRunner.Timing timing = new LaneRunner.Timing(0.25, 0);
+        Path runDir = tmp.resolve("jobs/8");
+        LaneRunner.Staged eight = new LaneRunner.Staged(8, 1000, runDir.toString(), 0, 0,
+                NodeScripts.runScript(new NodeScripts.LaunchSpec(job(8, "", "sleep 30", null, java.util.Map.of()), "t", "/x",
+                        List.of(0), 1)), "sleep 30");
+        // Not wanted: the spec is staged but no runner starts, and a withdrawal takes it back.
+        LaneRunner.Sync idle = new LaneRunner.Sync(lane, List.of(0), 1, 0, 4, List.of(), List.of(eight), false);
+        LaneRunner.LaneAnswer staged = LaneRunner.parseSync(sh(runner.syncScript(spool.toString(), timing, List.of(idle), "@@t")),
+                "@@t", 1).getFirst();
+        assertNull(staged.error());
+        assertFalse(staged.started() || staged.alive(), staged.toString());
+        Path queue = spool.resolve(LaneRunner.slug(lane)).resolve("queue");
+        assertEquals(List.of(LaneRunner.specName(1000, 8)), list(queue));
+        assertEquals("", sh(LaneRunner.withdrawScript(spool.toString(), lane, 8, runDir.toString())));
+        assertEquals(List.of(), list(queue));
+
+        LaneRunner.Sync wanted = new LaneRunner.Sync(lane, List.of(0), 1, 0, 4, List.of(), List.of(), true);
+        LaneRunner.LaneAnswer started = LaneRunner.parseSync(sh(runner.syncScript(spool.toString(), timing, List.of(wanted), "@@t")),
+                "@@t", 1).getFirst();
+        assertTrue(started.started() && started.alive(), started.toString());
+        assertEquals(runner.version(), started.state().version());
+        assertEquals(lane, started.state().lane());
+        LaneRunner.LaneAnswer stopped = LaneRunner.parseLane(sh(LaneRunner.stopScript(spool.toString(), lane, true, false, "@@t")),
+                "@@t");
+        assertTrue(stopped.stopped(), stopped.toString());
+        assertFalse(stopped.alive(), "a hard stop ends the runner before the answer");
+        assertFalse(LaneRunner.parseLane(sh(LaneRunner.stopScript(spool.toString(), lane, true, false, "@@t")), "@@t").stopped());
     }
 
     private static List<String> listQuiet(Path dir) {

@@ -1,0 +1,44 @@
+# The one round trip a pass makes to each node: its kernel and home, the process table, the
+# probe plugin's GPU section, and the state of every job directory asked about. Each section
+# starts with a line "<marker> <section>"; the marker carries a random nonce, so no job output
+# can forge one.
+# nvidb puts these ahead of this text (NodeProbeScript.script): the marker m, the function
+# nvidb_gpu (the probe plugin's fragment), and in "$@" a job id and run directory per job.
+: "${m?}"
+
+echo "$m node"
+echo "kernel=$(uname -r 2>/dev/null)"
+echo "home=$HOME"
+echo "$m ps"
+ps -eo pid=,pgid=,user=,args= 2>/dev/null
+echo "$m gpu"
+nvidb_gpu < /dev/null 2>&1
+
+# $1: the job id, $2: its run directory.
+nvidb_job() {
+    d=$2
+    echo "$m job $1"
+    p=$(cat "$d/pid" 2>/dev/null)
+    echo "pid=$p"
+    echo "pgid=$(cat "$d/pgid" 2>/dev/null)"
+    echo "session=$(cat "$d/session" 2>/dev/null)"
+    if nvidb_alive "$p" "$d"; then echo alive=1; else echo alive=0; fi
+    echo "exit=$(cat "$d/exit_code" 2>/dev/null)"
+    echo "started=$(cat "$d/started" 2>/dev/null)"
+    echo "timed_out=$(cat "$d/timed_out" 2>/dev/null)"
+    if [ -s "$d/status" ]; then echo "$m status $1"; tail -n 1 "$d/status"; echo; fi
+    if [ -f "$d/exit_code" ]; then
+        if [ -f "$d/result.json" ]; then echo "$m result $1"; head -c 65536 "$d/result.json"; echo; fi
+        rc=$(cut -d' ' -f1 "$d/exit_code")
+        if [ "$rc" != 0 ]; then
+            echo "$m tail $1"
+            if [ -s "$d/stderr.log" ]; then tail -n 25 "$d/stderr.log"; else tail -n 25 "$d/stdout.log" 2>/dev/null; fi
+            echo
+        fi
+    fi
+}
+while [ "$#" -gt 1 ]; do
+    nvidb_job "$1" "$2"
+    shift 2
+done
+echo "$m end"
