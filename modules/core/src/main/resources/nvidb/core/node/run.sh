@@ -13,6 +13,8 @@ date +%s > "$NVIDB_JOB_DIR/started"
 # shellcheck disable=SC2317 # called by the EXIT trap, which shellcheck 0.9 does not follow
 nvidb_finish() {
     nvidb_rc=$?
+    # A stop sends TERM to the group and again to this pid: a second TERM must not cut the rename short.
+    trap '' TERM INT
     printf '%s %s\n' "$nvidb_rc" "$(date +%s)" > "$NVIDB_JOB_DIR/exit_code.tmp"
     mv -f "$NVIDB_JOB_DIR/exit_code.tmp" "$NVIDB_JOB_DIR/exit_code"
 }
