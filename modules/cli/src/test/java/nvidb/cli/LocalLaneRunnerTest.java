@@ -39,6 +39,27 @@ class LocalLaneRunnerTest extends LaneRunnerScenarios {
     }
 
     @Test
+    void aStagedJobTheRunnerAlreadyStartedIsCancelledAsTheRunningJobItIsAndKeepsItsRun() throws Exception {
+        long a = oneRunningOneStaged(2, 20)[1];
+        waitUntil(() -> started(a), 30);
+        assertEquals("pending", job(a).path("state").asText(), "no pass has seen the runner start it yet");
+
+        JsonNode cancelled = cli.json("job", "cancel", String.valueOf(a));
+        assertTrue(cancelled.path("results").path(0).path("cancelled").asBoolean(), cancelled.toString());
+        JsonNode shown = job(a);
+        assertEquals("cancelled", shown.path("state").asText());
+        assertFalse(shown.path("started_at").isNull(), "the record keeps its start: " + shown);
+        assertTrue(shown.path("remote_pid").asLong() > 0, shown.toString());
+        java.util.List<String> kinds = new java.util.ArrayList<>();
+        shown.path("events").forEach(e -> kinds.add(e.path("kind").asText()));
+        assertEquals(java.util.List.of("job_submitted", "job_started", "job_cancelled"), kinds);
+        assertTrue(shown.path("events").path(1).path("data").path("runner").asBoolean(), shown.toString());
+        long pid = shown.path("remote_pid").asLong();
+        waitUntil(() -> ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true), 15);
+        assertFalse(ended(a), "the cancel stopped it: it never logged its end");
+    }
+
+    @Test
     void aLaneWithItsRunnerOffIsStartedByTheSchedulerAndStopAnswersWithoutARunner() throws Exception {
         JsonNode off = cli.json("queue", "lane", LANE, "runner", "off");
         assertFalse(off.path("lane").path("runner").asBoolean(), off.toString());
