@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 import nvidb.cli.output.Output;
 import nvidb.cli.output.Views;
-import nvidb.core.service.QueueService;
+import nvidb.core.service.JobCommands;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -19,14 +19,14 @@ public final class JobCancel extends BaseCommand {
 
     @Override
     protected int execute() {
-        List<QueueService.Cancelled> results = service().cancel(ids.values());
+        List<JobCommands.Cancelled> results = service().jobCommands().cancel(ids.values());
         Outcomes.Verdict verdict = Outcomes.verdict(results.stream().map(c -> new Outcomes.Item(c.id(), c.cancelled(),
                 c.state())).toList(), "cancel");
         if (json()) {
             ObjectNode o = Output.object();
             verdict.into(o);
             ArrayNode a = o.putArray("results");
-            for (QueueService.Cancelled c : results) {
+            for (JobCommands.Cancelled c : results) {
                 ObjectNode x = a.addObject();
                 x.put("id", c.id());
                 x.put("cancelled", c.cancelled());
@@ -35,7 +35,7 @@ public final class JobCancel extends BaseCommand {
             }
             out().document(o);
         } else {
-            for (QueueService.Cancelled c : results) {
+            for (JobCommands.Cancelled c : results) {
                 out().line("job " + c.id() + ": " + (c.cancelled() ? "cancelled"
                         : c.state() == null ? "not found" : "not cancellable (" + c.state() + ")"));
                 if (!c.holds().isEmpty()) {

@@ -7,7 +7,7 @@ import java.util.stream.Collectors;
 import nvidb.cli.output.Output;
 import nvidb.cli.output.Views;
 import nvidb.core.model.Job;
-import nvidb.core.service.QueueService;
+import nvidb.core.service.JobEdits;
 import nvidb.core.util.Ids;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -37,7 +37,7 @@ public final class JobEdit extends BaseCommand {
 
     @Override
     protected int execute() {
-        QueueService.Edited edited = service().editDependencies(id.value(), Ids.parseLists(addAfter),
+        JobEdits.Edited edited = service().jobEdits().editDependencies(id.value(), Ids.parseLists(addAfter),
                 Ids.parseLists(dropAfter), Ids.parseLists(addAny), Ids.parseLists(dropAny), tick.after());
         Job job = edited.job();
         if (json()) {

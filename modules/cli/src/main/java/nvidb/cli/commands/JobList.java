@@ -9,6 +9,7 @@ import nvidb.cli.output.HumanViews;
 import nvidb.cli.output.Output;
 import nvidb.cli.output.Views;
 import nvidb.core.model.JobState;
+import nvidb.core.service.JobQueries;
 import nvidb.core.service.JobQuery;
 import nvidb.core.service.QueueService;
 import picocli.CommandLine.Command;
@@ -52,7 +53,7 @@ public final class JobList extends BaseCommand {
         }
         QueueService service = service();
         service.tick(tick.read());
-        QueueService.JobPage page = service.jobs(new JobQuery(wanted, held, node, tag, limit));
+        JobQueries.JobPage page = service.jobQueries().jobs(new JobQuery(wanted, held, node, tag, limit));
         if (json()) {
             ObjectNode o = Output.object();
             o.set("jobs", Views.jobs(page.jobs(), now()));

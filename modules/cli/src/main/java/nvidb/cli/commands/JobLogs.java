@@ -5,7 +5,7 @@ import nvidb.cli.context.Interrupted;
 import nvidb.cli.output.Output;
 import nvidb.core.model.Job;
 import nvidb.core.service.QueueService;
-import nvidb.core.service.QueueService.TickMode;
+import nvidb.core.service.TickMode;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -32,7 +32,7 @@ public final class JobLogs extends BaseCommand {
         long jobId = id.value();
         QueueService service = service();
         service.tick(tick.read());
-        String text = service.logs(jobId, stderr, number);
+        String text = service.jobQueries().logs(jobId, stderr, number);
         if (!follow) {
             if (json()) {
                 ObjectNode o = Output.object();
@@ -48,9 +48,9 @@ public final class JobLogs extends BaseCommand {
         out().raw(text);
         String seen = text;
         while (true) {
-            Job job = service.job(jobId);
+            Job job = service.jobQueries().job(jobId);
             if (job.state().terminal()) {
-                String last = service.logs(jobId, stderr, Math.max(number, 10_000));
+                String last = service.jobQueries().logs(jobId, stderr, Math.max(number, 10_000));
                 out().raw(suffixAfter(seen, last));
                 return 0;
             }
@@ -61,7 +61,7 @@ public final class JobLogs extends BaseCommand {
                 throw new Interrupted();
             }
             service.tick(TickMode.AUTO);
-            String now = service.logs(jobId, stderr, Math.max(number, 10_000));
+            String now = service.jobQueries().logs(jobId, stderr, Math.max(number, 10_000));
             out().raw(suffixAfter(seen, now));
             seen = now;
         }

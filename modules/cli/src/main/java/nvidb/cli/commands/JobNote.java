@@ -50,7 +50,7 @@ public final class JobNote extends BaseCommand {
         }
         Job job;
         if (given.isEmpty()) {
-            job = service().job(jobId);
+            job = service().jobQueries().job(jobId);
             if (json()) {
                 ObjectNode o = Output.object();
                 o.put("id", job.id());
@@ -63,7 +63,7 @@ public final class JobNote extends BaseCommand {
             return 0;
         }
         String value = clear ? null : append != null ? append : String.join(" ", text);
-        job = service().setNote(jobId, value, append != null);
+        job = service().jobEdits().setNote(jobId, value, append != null);
         if (json()) {
             ObjectNode o = Output.object();
             o.put("ok", true);

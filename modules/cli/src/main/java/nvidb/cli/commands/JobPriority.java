@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import nvidb.cli.output.Output;
 import nvidb.core.error.NvidbException;
 import nvidb.core.model.Job;
-import nvidb.core.service.QueueService;
+import nvidb.core.service.JobEdits;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -42,7 +42,7 @@ public final class JobPriority extends BaseCommand {
             if ((up != null && up <= 0) || (down != null && down <= 0)) {
                 throw NvidbException.usage("--up and --down take a positive number of slots");
             }
-            QueueService.Moved moved = service().movePriority(jobId, slots);
+            JobEdits.Moved moved = service().jobEdits().movePriority(jobId, slots);
             if (json()) {
                 ObjectNode o = Output.object();
                 o.put("id", moved.id());
@@ -56,7 +56,7 @@ public final class JobPriority extends BaseCommand {
             }
             return 0;
         }
-        Job job = value == null ? service().job(jobId) : service().setPriority(jobId, value);
+        Job job = value == null ? service().jobQueries().job(jobId) : service().jobEdits().setPriority(jobId, value);
         if (json()) {
             ObjectNode o = Output.object();
             if (value != null) {

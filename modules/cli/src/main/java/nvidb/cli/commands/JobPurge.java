@@ -21,7 +21,7 @@ public final class JobPurge extends BaseCommand {
     protected int execute() {
         Set<JobState> wanted = EnumSet.noneOf(JobState.class);
         states.forEach(s -> wanted.add(JobState.fromLabel(s)));
-        int removed = service().purge(wanted);
+        int removed = service().jobCommands().purge(wanted);
         if (json()) {
             ObjectNode o = Output.object();
             o.put("ok", true);

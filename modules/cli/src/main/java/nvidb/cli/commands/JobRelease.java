@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import nvidb.cli.output.Output;
 import nvidb.cli.output.Views;
-import nvidb.core.service.QueueService;
+import nvidb.core.service.JobCommands;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -20,11 +20,11 @@ public final class JobRelease extends BaseCommand {
 
     @Override
     protected int execute() {
-        QueueService.ReleaseResult result = service().release(ids.values(), tick.after());
+        JobCommands.ReleaseResult result = service().jobCommands().release(ids.values(), tick.after());
         if (json()) {
             ObjectNode o = Output.object();
             ArrayNode results = o.putArray("results");
-            for (QueueService.Released r : result.results()) {
+            for (JobCommands.Released r : result.results()) {
                 ObjectNode x = results.addObject();
                 x.put("id", r.id());
                 x.put("released", r.released());
@@ -34,7 +34,7 @@ public final class JobRelease extends BaseCommand {
             o.set("tick", Views.tick(result.tick()));
             out().document(o);
         } else {
-            for (QueueService.Released r : result.results()) {
+            for (JobCommands.Released r : result.results()) {
                 out().line("job " + r.id() + ": " + r.reason());
             }
         }

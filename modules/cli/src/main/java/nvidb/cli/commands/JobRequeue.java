@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import nvidb.cli.output.Output;
 import nvidb.cli.output.Views;
-import nvidb.core.service.QueueService;
+import nvidb.core.service.JobCommands;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -18,14 +18,14 @@ public final class JobRequeue extends BaseCommand {
 
     @Override
     protected int execute() {
-        QueueService.RequeueResult result = service().requeue(ids.values(), tick.after());
+        JobCommands.RequeueResult result = service().jobCommands().requeue(ids.values(), tick.after());
         Outcomes.Verdict verdict = Outcomes.verdict(result.results().stream().map(r -> new Outcomes.Item(r.id(),
                 r.requeued(), r.state())).toList(), "requeue");
         if (json()) {
             ObjectNode o = Output.object();
             verdict.into(o);
             ArrayNode a = o.putArray("results");
-            for (QueueService.Requeued r : result.results()) {
+            for (JobCommands.Requeued r : result.results()) {
                 ObjectNode x = a.addObject();
                 x.put("id", r.id());
                 x.put("requeued", r.requeued());
@@ -34,7 +34,7 @@ public final class JobRequeue extends BaseCommand {
             o.set("tick", Views.tick(result.tick()));
             out().document(o);
         } else {
-            for (QueueService.Requeued r : result.results()) {
+            for (JobCommands.Requeued r : result.results()) {
                 out().line("job " + r.id() + ": " + (r.requeued() ? "requeued"
                         : r.state() == null ? "not found" : "not requeueable (" + r.state() + ")"));
             }

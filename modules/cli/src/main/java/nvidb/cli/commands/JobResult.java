@@ -20,7 +20,7 @@ public final class JobResult extends BaseCommand {
 
     @Override
     protected int execute() {
-        Job job = set == null ? service().job(id.value()) : service().setResult(id.value(), set);
+        Job job = set == null ? service().jobQueries().job(id.value()) : service().jobEdits().setResult(id.value(), set);
         if (json()) {
             ObjectNode o = Output.object();
             if (set != null) {

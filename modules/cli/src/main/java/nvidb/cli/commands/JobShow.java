@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import nvidb.cli.output.HumanViews;
 import nvidb.cli.output.Views;
 import nvidb.core.model.Event;
+import nvidb.core.service.JobQueries;
 import nvidb.core.service.QueueService;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -26,7 +27,7 @@ public final class JobShow extends BaseCommand {
         long jobId = id.value();
         QueueService service = service();
         service.tick(tick.read());
-        QueueService.JobDetail detail = service.show(jobId);
+        JobQueries.JobDetail detail = service.jobQueries().show(jobId);
         if (json()) {
             ObjectNode o = Views.job(detail.job(), now());
             ArrayNode events = o.putArray("events");
@@ -53,7 +54,7 @@ public final class JobShow extends BaseCommand {
 
     private String logTail(QueueService service, long jobId) {
         try {
-            return service.logs(jobId, false, logs);
+            return service.jobQueries().logs(jobId, false, logs);
         } catch (nvidb.core.error.NvidbException e) {
             return "(log unavailable: " + e.getMessage() + ")";
         }

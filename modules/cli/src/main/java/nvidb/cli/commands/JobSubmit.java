@@ -15,7 +15,7 @@ import nvidb.core.config.NvidbPaths;
 import nvidb.core.error.NvidbException;
 import nvidb.core.model.Job;
 import nvidb.core.model.JobState;
-import nvidb.core.service.QueueService;
+import nvidb.core.service.JobCommands;
 import nvidb.core.service.SubmitRequest;
 import nvidb.core.util.Ids;
 import nvidb.core.util.ShellQuote;
@@ -100,7 +100,7 @@ public final class JobSubmit extends BaseCommand {
         SubmitRequest request = new SubmitRequest(name, commandText(), workdir(), env(), priority, gpus, vram, node,
                 lane, at, Ids.parseLists(after), Ids.parseLists(afterAny), timeout, retries, tags, submitter, note,
                 idempotencyKey);
-        QueueService.Submitted s = service().submit(request, tick.after());
+        JobCommands.Submitted s = service().jobCommands().submit(request, tick.after());
         Job job = s.job();
         Waiting.Outcome waited = null;
         if (waitForIt && !job.state().terminal()) {

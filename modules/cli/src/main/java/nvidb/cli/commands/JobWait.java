@@ -34,7 +34,7 @@ public final class JobWait extends BaseCommand {
             throw NvidbException.usage("--timeout cannot be negative");
         }
         QueueService service = service();
-        List<Job> known = service.jobsById(wanted);
+        List<Job> known = service.jobQueries().jobsById(wanted);
         List<Long> unknown = wanted.stream().filter(id -> known.stream().noneMatch(j -> j.id() == id)).distinct().toList();
         if (!unknown.isEmpty()) {
             throw NvidbException.notFound("unknown job ids: " + unknown);
@@ -46,7 +46,7 @@ public final class JobWait extends BaseCommand {
             for (Job j : o.jobs()) {
                 ObjectNode v = Views.job(j, now());
                 if (logs != null) {
-                    v.put("log_tail", j.runDir() == null ? null : service.logs(j.id(), false, logs));
+                    v.put("log_tail", j.runDir() == null ? null : service.jobQueries().logs(j.id(), false, logs));
                 }
                 jobs.add(v);
             }
@@ -58,7 +58,7 @@ public final class JobWait extends BaseCommand {
             out().line(HumanViews.jobTable(o.jobs(), now(), ""));
             if (logs != null) {
                 for (Job j : o.jobs()) {
-                    String tail = j.runDir() == null ? "" : service.logs(j.id(), false, logs);
+                    String tail = j.runDir() == null ? "" : service.jobQueries().logs(j.id(), false, logs);
                     if (!tail.isEmpty()) {
                         out().line("");
                         out().line("--- job " + j.id() + " stdout");

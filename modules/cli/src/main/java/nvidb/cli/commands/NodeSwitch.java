@@ -37,7 +37,7 @@ public abstract class NodeSwitch extends BaseCommand {
     @Command(name = "drain", mixinStandardHelpOptions = true, description = "Stop scheduling onto a node; running jobs finish.")
     public static final class Drain extends NodeSwitch {
         NodeRecord apply(String n) {
-            return service().setDrained(n, true);
+            return service().nodeAdmin().setDrained(n, true);
         }
 
         String key() {
@@ -56,7 +56,7 @@ public abstract class NodeSwitch extends BaseCommand {
     @Command(name = "resume", mixinStandardHelpOptions = true, description = "Schedule onto a drained node again.")
     public static final class Resume extends NodeSwitch {
         NodeRecord apply(String n) {
-            return service().setDrained(n, false);
+            return service().nodeAdmin().setDrained(n, false);
         }
 
         String key() {
@@ -75,7 +75,7 @@ public abstract class NodeSwitch extends BaseCommand {
     @Command(name = "ignore", mixinStandardHelpOptions = true, description = "Do not probe, schedule, or normally show a node.")
     public static final class Ignore extends NodeSwitch {
         NodeRecord apply(String n) {
-            return service().setIgnored(n, true);
+            return service().nodeAdmin().setIgnored(n, true);
         }
 
         String key() {
@@ -94,7 +94,7 @@ public abstract class NodeSwitch extends BaseCommand {
     @Command(name = "unignore", mixinStandardHelpOptions = true, description = "Restore an ignored node.")
     public static final class Unignore extends NodeSwitch {
         NodeRecord apply(String n) {
-            return service().setIgnored(n, false);
+            return service().nodeAdmin().setIgnored(n, false);
         }
 
         String key() {

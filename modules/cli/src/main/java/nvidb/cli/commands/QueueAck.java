@@ -20,7 +20,7 @@ public final class QueueAck extends BaseCommand {
 
     @Override
     protected int execute() {
-        int n = service().acknowledge(Ids.parseLists(ids), all);
+        int n = service().jobCommands().acknowledge(Ids.parseLists(ids), all);
         if (json()) {
             ObjectNode o = Output.object();
             o.put("ok", true);

@@ -7,6 +7,7 @@ import nvidb.cli.output.Output;
 import nvidb.cli.output.Views;
 import nvidb.core.error.NvidbException;
 import nvidb.core.model.Alert;
+import nvidb.core.service.JobQueries;
 import nvidb.core.service.QueueService;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -34,7 +35,7 @@ public final class QueueAlerts extends BaseCommand {
         }
         QueueService service = service();
         service.tick(tick.read());
-        QueueService.AlertPage page = service.alerts(all, number);
+        JobQueries.AlertPage page = service.jobQueries().alerts(all, number);
         if (json()) {
             ObjectNode o = Output.object();
             ArrayNode a = o.putArray("alerts");

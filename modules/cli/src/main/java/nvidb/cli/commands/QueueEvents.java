@@ -7,7 +7,7 @@ import nvidb.cli.output.Output;
 import nvidb.cli.output.Views;
 import nvidb.core.error.NvidbException;
 import nvidb.core.model.Event;
-import nvidb.core.service.QueueService;
+import nvidb.core.service.JobQueries;
 import nvidb.core.util.Ids;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -32,7 +32,7 @@ public final class QueueEvents extends BaseCommand {
         }
         Long sinceId = since == null ? null : parseSince(since);
         Long jobId = job == null ? null : Ids.parse(job);
-        QueueService.EventPage page = service().events(sinceId, jobId, number);
+        JobQueries.EventPage page = service().jobQueries().events(sinceId, jobId, number);
         if (json()) {
             ObjectNode o = Output.object();
             ArrayNode a = o.putArray("events");

@@ -7,7 +7,9 @@ import nvidb.cli.output.Views;
 import nvidb.core.error.NvidbException;
 import nvidb.core.model.LaneRecord;
 import nvidb.core.model.TickSummary;
-import nvidb.core.service.LaneService;
+import nvidb.core.service.LaneOrdering;
+import nvidb.core.service.LaneQueries;
+import nvidb.core.service.LaneRunners;
 import nvidb.core.util.Ids;
 import nvidb.core.util.Times;
 import picocli.CommandLine.Command;
@@ -36,7 +38,7 @@ public final class QueueLane extends BaseCommand {
     @Override
     protected int execute() {
         service().tick(tick.read());
-        LaneService.LaneView v = service().laneService().show(lane);
+        LaneQueries.LaneView v = service().laneQueries().show(lane);
         if (json()) {
             out().document(LaneViews.view(v, now()));
         } else {
@@ -50,8 +52,12 @@ public final class QueueLane extends BaseCommand {
         @ParentCommand
         QueueLane parent;
 
-        LaneService lanes() {
-            return service().laneService();
+        LaneOrdering ordering() {
+            return service().laneOrdering();
+        }
+
+        LaneRunners runners() {
+            return service().laneRunners();
         }
 
         String lane() {
@@ -60,7 +66,7 @@ public final class QueueLane extends BaseCommand {
 
         /** The lane as JSON, with whether its runner answered lately. */
         static ObjectNode laneJson(LaneRecord lane) {
-            return LaneViews.lane(lane, LaneService.runnerUp(lane, java.time.Instant.now()));
+            return LaneViews.lane(lane, LaneQueries.runnerUp(lane, java.time.Instant.now()));
         }
 
         /**
@@ -103,7 +109,7 @@ public final class QueueLane extends BaseCommand {
 
         @Override
         protected int execute() {
-            LaneService.Moved m = lanes().move(lane(), Ids.parse(id), to, before == null ? null : Ids.parse(before),
+            LaneOrdering.Moved m = ordering().move(lane(), Ids.parse(id), to, before == null ? null : Ids.parse(before),
                     after == null ? null : Ids.parse(after), tick.after());
             if (json()) {
                 ObjectNode o = Output.object();
@@ -135,7 +141,7 @@ public final class QueueLane extends BaseCommand {
         protected int execute() {
             long x = Ids.parse(a);
             long y = Ids.parse(b);
-            LaneService.Swapped s = lanes().swap(lane(), x, y, tick.after());
+            LaneOrdering.Swapped s = ordering().swap(lane(), x, y, tick.after());
             if (json()) {
                 ObjectNode o = Output.object();
                 o.put("ok", true);
@@ -158,7 +164,7 @@ public final class QueueLane extends BaseCommand {
 
         @Override
         protected int execute() {
-            LaneService.Skipped s = lanes().skip(lane(), tick.after());
+            LaneOrdering.Skipped s = ordering().skip(lane(), tick.after());
             if (json()) {
                 ObjectNode o = Output.object();
                 o.put("ok", true);
@@ -202,8 +208,8 @@ public final class QueueLane extends BaseCommand {
                 throw NvidbException.usage("--at places a job in the lane; it makes no sense with --none");
             }
             long job = Ids.parse(id);
-            LaneService.Assigned a = none ? lanes().unassign(lane(), job, tick.after())
-                    : lanes().assign(lane(), job, at, tick.after());
+            LaneOrdering.Assigned a = none ? ordering().unassign(lane(), job, tick.after())
+                    : ordering().assign(lane(), job, at, tick.after());
             if (json()) {
                 ObjectNode o = Output.object();
                 o.put("ok", true);
@@ -232,7 +238,7 @@ public final class QueueLane extends BaseCommand {
 
         @Override
         protected int execute() {
-            LaneService.Switched s = lanes().pause(lane(), tick.after());
+            LaneOrdering.Switched s = ordering().pause(lane(), tick.after());
             return changed(s.lane(), s.tick(), " paused; jobs already running are left alone", o -> { });
         }
     }
@@ -244,7 +250,7 @@ public final class QueueLane extends BaseCommand {
 
         @Override
         protected int execute() {
-            LaneService.Switched s = lanes().resume(lane(), tick.after());
+            LaneOrdering.Switched s = ordering().resume(lane(), tick.after());
             return changed(s.lane(), s.tick(), " resumed", o -> { });
         }
     }
@@ -263,7 +269,7 @@ public final class QueueLane extends BaseCommand {
             } catch (NumberFormatException e) {
                 throw NvidbException.usage("concurrency takes a whole number of jobs ≥ 1 (got '" + n + "')");
             }
-            var lane = lanes().concurrency(lane(), value);
+            var lane = ordering().concurrency(lane(), value);
             if (json()) {
                 ObjectNode o = Output.object();
                 o.put("ok", true);
@@ -305,17 +311,17 @@ public final class QueueLane extends BaseCommand {
                     return status();
                 }
                 case "on", "off" -> {
-                    LaneService.RunnerControl c = lanes().setRunner(lane(), a.equals("on"), tick.read());
+                    LaneRunners.RunnerControl c = runners().setRunner(lane(), a.equals("on"), tick.read());
                     return control(c, a.equals("on") ? "runner on" : "runner off" + (c.stopped()
                             ? "; the runner stops once its job is done" : ""), false);
                 }
                 case "stop" -> {
-                    LaneService.RunnerControl c = lanes().stop(lane(), hard);
+                    LaneRunners.RunnerControl c = runners().stop(lane(), hard);
                     return control(c, c.stopped() ? (hard ? "runner terminated" : "runner told to stop once its job is done")
                             : "no runner was running", true);
                 }
                 case "restart" -> {
-                    LaneService.RunnerControl c = lanes().restart(lane(), hard, tick.read());
+                    LaneRunners.RunnerControl c = runners().restart(lane(), hard, tick.read());
                     return control(c, c.stopped() ? "runner replaced" + (hard ? " (terminated)" : "")
                             + "; jobs it started keep running under the new one"
                             : "no runner was running; one starts when the lane has work", true);
@@ -325,7 +331,7 @@ public final class QueueLane extends BaseCommand {
             }
         }
 
-        private int control(LaneService.RunnerControl c, String sentence, boolean stopFields) {
+        private int control(LaneRunners.RunnerControl c, String sentence, boolean stopFields) {
             return changed(c.lane(), c.tick(), ": " + sentence, o -> {
                 if (stopFields) {
                     o.put("stopped", c.stopped());
@@ -336,7 +342,7 @@ public final class QueueLane extends BaseCommand {
 
         private int status() {
             service().tick(tick.read());
-            LaneService.RunnerStatus r = lanes().runner(lane());
+            LaneRunners.RunnerStatus r = runners().runner(lane());
             boolean enabled = r.lane().runner();
             if (json()) {
                 ObjectNode o = Output.object();

@@ -6,7 +6,7 @@ import java.time.Instant;
 import java.util.List;
 import nvidb.cli.output.LaneViews;
 import nvidb.cli.output.Output;
-import nvidb.core.service.LaneService.LaneView;
+import nvidb.core.service.LaneQueries.LaneView;
 import nvidb.core.service.QueueService;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -25,7 +25,7 @@ public final class QueueLanes extends BaseCommand {
     protected int execute() {
         QueueService service = service();
         service.tick(tick.read());
-        List<LaneView> views = service.laneService().list(node);
+        List<LaneView> views = service.laneQueries().list(node);
         Instant now = now();
         if (json()) {
             ObjectNode o = Output.object();

@@ -26,7 +26,7 @@ public final class QueueNodes extends BaseCommand {
     protected int execute() {
         QueueService service = service();
         service.tick(tick.read());
-        var views = service.nodes(includeIgnored);
+        var views = service.nodeAdmin().nodes(includeIgnored);
         if (json()) {
             ObjectNode o = Output.object();
             ArrayNode a = o.putArray("nodes");

@@ -13,6 +13,7 @@ import nvidb.cli.output.Views;
 import nvidb.core.model.Alert;
 import nvidb.core.model.Job;
 import nvidb.core.model.JobState;
+import nvidb.core.service.JobQueries;
 import nvidb.core.service.JobQuery;
 import nvidb.core.service.QueueService;
 import nvidb.core.util.Times;
@@ -36,14 +37,14 @@ public final class QueueStatus extends BaseCommand {
         QueueService service = service();
         service.tick(tick.read());
         Instant now = now();
-        List<Job> active = service.jobs(new JobQuery(EnumSet.of(JobState.PENDING, JobState.RUNNING), false, null, null, 0))
+        List<Job> active = service.jobQueries().jobs(new JobQuery(EnumSet.of(JobState.PENDING, JobState.RUNNING), false, null, null, 0))
                 .jobs().reversed();
-        List<Job> recent = service.jobs(new JobQuery(EnumSet.noneOf(JobState.class), false, null, null, 20)).jobs()
+        List<Job> recent = service.jobQueries().jobs(new JobQuery(EnumSet.noneOf(JobState.class), false, null, null, 20)).jobs()
                 .stream().filter(j -> j.state().terminal()).limit(10).toList();
         List<Job> held = active.stream().filter(Job::held).toList();
-        var nodes = service.nodes(includeIgnored);
-        QueueService.AlertPage alerts = service.alerts(false, 20);
-        Map<String, Long> counts = service.countsByState();
+        var nodes = service.nodeAdmin().nodes(includeIgnored);
+        JobQueries.AlertPage alerts = service.jobQueries().alerts(false, 20);
+        Map<String, Long> counts = service.jobQueries().countsByState();
         if (json()) {
             ObjectNode o = Output.object();
             o.put("generated_at", Times.iso(now));
@@ -75,7 +76,7 @@ public final class QueueStatus extends BaseCommand {
                 a.add(Views.alert(alert));
             }
             o.put("open_alerts", alerts.open());
-            o.put("pending_reaps", service.pendingReaps());
+            o.put("pending_reaps", service.nodeAdmin().pendingReaps());
             out().document(o);
             return 0;
         }

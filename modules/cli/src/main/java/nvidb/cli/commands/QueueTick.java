@@ -1,9 +1,9 @@
 package nvidb.cli.commands;
 
 import nvidb.cli.output.Views;
-import nvidb.core.service.QueueService.TickMode;
-import nvidb.core.model.TickSummary;
 import nvidb.core.error.NvidbException;
+import nvidb.core.model.TickSummary;
+import nvidb.core.service.TickMode;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

@@ -1,6 +1,6 @@
 package nvidb.cli.commands;
 
-import nvidb.core.service.QueueService.TickMode;
+import nvidb.core.service.TickMode;
 import picocli.CommandLine.Option;
 
 /** {@code --tick} / {@code --no-tick} of commands that refresh from the nodes first. */

@@ -8,7 +8,7 @@ import nvidb.cli.output.Output;
 import nvidb.core.error.NvidbException;
 import nvidb.core.model.Job;
 import nvidb.core.service.QueueService;
-import nvidb.core.service.QueueService.TickMode;
+import nvidb.core.service.TickMode;
 
 /**
  * Waiting for jobs to end, shared by {@code job wait} and {@code job submit --wait}: a
@@ -41,7 +41,7 @@ final class Waiting {
         boolean terminal = System.console() != null;
         while (true) {
             service.tick(TickMode.AUTO);
-            List<Job> jobs = service.jobsById(ids);
+            List<Job> jobs = service.jobQueries().jobsById(ids);
             if (jobs.size() != ids.stream().distinct().count()) {
                 throw NvidbException.notFound("job(s) disappeared while waiting: "
                         + ids.stream().filter(id -> jobs.stream().noneMatch(j -> j.id() == id)).toList());

@@ -161,7 +161,7 @@ public final class HumanViews {
     }
 
     /** The NODES block of {@code queue nodes} and {@code queue status}. */
-    public static String nodes(List<nvidb.core.service.QueueService.NodeView> views, boolean procs, Instant now) {
+    public static String nodes(List<nvidb.core.service.NodeAdmin.NodeView> views, boolean procs, Instant now) {
         StringBuilder sb = new StringBuilder("NODES");
         if (views.isEmpty()) {
             sb.append("\n  (none)");

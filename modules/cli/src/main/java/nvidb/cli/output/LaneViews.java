@@ -6,7 +6,7 @@ import java.time.Instant;
 import java.util.List;
 import nvidb.core.model.Job;
 import nvidb.core.model.LaneRecord;
-import nvidb.core.service.LaneService.LaneView;
+import nvidb.core.service.LaneQueries.LaneView;
 import nvidb.core.util.Sizes;
 import nvidb.core.util.Times;
 

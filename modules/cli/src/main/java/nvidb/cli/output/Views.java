@@ -108,7 +108,7 @@ public final class Views {
     }
 
     /** A node with its GPUs; {@code allowlistOnly} hides cards outside {@code gpus:} that carry no queue job. */
-    public static ObjectNode node(nvidb.core.service.QueueService.NodeView v, boolean allowlistOnly) {
+    public static ObjectNode node(nvidb.core.service.NodeAdmin.NodeView v, boolean allowlistOnly) {
         var n = v.node();
         ObjectNode o = Output.object();
         o.put("name", n.name());

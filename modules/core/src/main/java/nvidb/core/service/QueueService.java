@@ -1,82 +1,49 @@
 package nvidb.core.service;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.UUID;
-import java.util.regex.Pattern;
 import nvidb.core.config.NvidbPaths;
 import nvidb.core.config.QueueConfig;
 import nvidb.core.config.ServerConfig;
-import nvidb.core.error.NvidbException;
-import nvidb.core.model.Alert;
-import nvidb.core.model.Event;
 import nvidb.core.lifecycle.JobLifecycle;
-import nvidb.core.lifecycle.Moves;
-import nvidb.core.lifecycle.Transition;
-import nvidb.core.model.EventKind;
-import nvidb.core.model.Job;
-import nvidb.core.model.JobState;
-import nvidb.core.model.LaneRecord;
 import nvidb.core.model.Lease;
-import nvidb.core.model.NodeRecord;
-import nvidb.core.plugins.PluginRegistry;
+import nvidb.core.model.TickSummary;
 import nvidb.core.node.NodeConnections;
+import nvidb.core.plugins.PluginRegistry;
 import nvidb.core.scheduler.NodeKills;
 import nvidb.core.scheduler.Scheduler;
-import nvidb.core.store.JobRepository;
-import nvidb.core.store.JobRepository.Changes;
-import nvidb.core.store.JobRepository.Column;
 import nvidb.core.store.Json;
-import nvidb.core.model.TickSummary;
 import nvidb.core.store.Store;
-import nvidb.core.util.Hostname;
-import nvidb.core.util.Sizes;
 import nvidb.core.util.Times;
-import nvidb.spi.transport.TransportException;
 
 /**
- * The one door from the command line into the queue. Each method is one user-visible operation:
- * it validates, writes in one transaction, and says what happened. Commands stay thin by
- * handing everything here.
+ * The one door from the command line into the queue: opens the store, keeps the configured nodes
+ * recorded, runs ticks, and hands out the command and query objects. Each of their methods is one
+ * user-visible operation: it validates, writes in one transaction, and says what happened.
  */
 public final class QueueService implements AutoCloseable {
-    private static final Pattern ENV_KEY = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
-    private static final Duration OPERATION_LEASE_WAIT = Duration.ofSeconds(10);
     static final String NODES_SIGNATURE = "nodes_signature";
 
     private final NvidbPaths paths;
     private final QueueConfig config;
     private final PluginRegistry plugins;
-    private final Map<String, String> env;
     private final Store store;
     private final NodeConnections nodes;
     private final Scheduler scheduler;
-    private final JobLifecycle lifecycle;
-    private final NodeKills kills;
+    private final ServiceContext context;
 
     private QueueService(NvidbPaths paths, QueueConfig config, PluginRegistry plugins, Map<String, String> env,
                          Store store) {
         this.paths = paths;
         this.config = config;
         this.plugins = plugins;
-        this.env = env;
         this.store = store;
         this.nodes = new NodeConnections(config, plugins);
         this.scheduler = new Scheduler(store, config, plugins, nodes);
-        this.lifecycle = new JobLifecycle(store);
-        this.kills = new NodeKills(nodes);
+        this.context = new ServiceContext(store, config, env, nodes, new JobLifecycle(store), new NodeKills(nodes),
+                new OperationLease(store, scheduler), this::tick);
     }
 
     public static QueueService open(NvidbPaths paths, QueueConfig config, PluginRegistry plugins,
@@ -123,10 +90,6 @@ public final class QueueService implements AutoCloseable {
         });
     }
 
-    // ---------------------------------------------------------------- ticks
-
-    /** How a command refreshes before or after it works. */
-    public enum TickMode { AUTO, FORCE, NONE }
 
     public TickSummary tick(TickMode mode) {
         return switch (mode) {
@@ -144,700 +107,44 @@ public final class QueueService implements AutoCloseable {
         return store.db.read(() -> store.meta.get("last_tick_at").map(Times::parse).orElse(null));
     }
 
-    // ---------------------------------------------------------------- submit
-
-    public record Submitted(Job job, boolean duplicate, TickSummary tick) {
-    }
-
-    public Submitted submit(SubmitRequest r, TickMode after) {
-        if (r.command() == null || r.command().isBlank()) {
-            throw NvidbException.usage("nothing to run: pass a command after --, or --script FILE");
-        }
-        if (r.gpus() < 0) {
-            throw NvidbException.usage("--gpus cannot be negative (use 0 for CPU-only work)");
-        }
-        if (r.timeoutSeconds() != null && r.timeoutSeconds() <= 0) {
-            throw NvidbException.usage("--timeout must be a positive number of seconds, not " + r.timeoutSeconds());
-        }
-        if (r.retries() < 0) {
-            throw NvidbException.usage("--retries cannot be negative, not " + r.retries());
-        }
-        for (String key : r.env().keySet()) {
-            if (!ENV_KEY.matcher(key).matches()) {
-                throw NvidbException.usage("--env name '" + key + "' is not a valid variable name "
-                        + "(letters, digits and _, not starting with a digit)");
-            }
-        }
-        if (r.idempotencyKey() != null && r.idempotencyKey().isBlank()) {
-            throw NvidbException.usage("--idempotency-key must not be empty");
-        }
-        long vram = r.vram() == null ? config.settings().defaultVramMb() : Sizes.parseMb(r.vram());
-        String submitter = r.submitter() != null && !r.submitter().isBlank() ? r.submitter() : defaultSubmitter();
-
-        Submitted created = store.db.write(() -> {
-            if (r.idempotencyKey() != null) {
-                Optional<Job> existing = store.jobs.findByIdempotencyKey(r.idempotencyKey());
-                if (existing.isPresent()) {
-                    return new Submitted(existing.get(), true, null);
-                }
-            }
-            String node = r.node() == null ? null : resolveSubmitNode(r.node());
-            String lane = null;
-            Long laneSeq = null;
-            if (r.lane() != null) {
-                Lanes.Resolved resolved = lanes().resolveOrCreate(r.lane());
-                if (node != null && !node.equals(resolved.node())) {
-                    throw NvidbException.usage("lane '" + resolved.name() + "' is on '" + resolved.node()
-                            + "', but --node asked for '" + node + "'");
-                }
-                if (r.gpus() != resolved.gpuIds().size()) {
-                    throw NvidbException.usage("the job needs " + r.gpus() + " GPU(s) but lane '" + resolved.name()
-                            + "' has " + resolved.gpuIds().size() + "; pass --gpus " + resolved.gpuIds().size());
-                }
-                lane = resolved.name();
-                node = resolved.node();
-                laneSeq = store.lanes.nextSeq(lane);
-            } else if (r.at() != null) {
-                throw NvidbException.usage("--at places a job within a lane; pass --lane NODE:GPU too");
-            }
-            requireJobsExist(r.after());
-            requireJobsExist(r.afterAny());
-            String label = r.name() != null && !r.name().isEmpty() ? r.name() : truncate(r.command(), 80);
-            long id = lifecycle.submit(new JobRepository.NewJob(r.name() == null ? "" : r.name(), r.command(),
-                    r.workdir(), new LinkedHashMap<>(r.env()), r.priority(), r.gpus(), vram, node, r.after(),
-                    r.afterAny(), r.timeoutSeconds(), submitter, r.tags(), lane, laneSeq, r.retries(), blankToNull(r.note()),
-                    r.idempotencyKey()), label, Times.now()).id();
-            if (lane != null && r.at() != null) {
-                lanes().move(id, lane, r.at(), Times.now());
-            }
-            return new Submitted(store.jobs.find(id).orElseThrow(), false, null);
-        });
-        if (created.duplicate()) {
-            return new Submitted(created.job(), true, TickSummary.disabled());
-        }
-        TickSummary tick = tick(after == TickMode.AUTO ? TickMode.FORCE : after);
-        return new Submitted(job(created.job().id()), false, tick);
-    }
-
-    private Lanes lanes() {
-        return new Lanes(store, this::resolveKnownNode);
-    }
-
-    private String defaultSubmitter() {
-        String s = env.get("NVIDB_SUBMITTER");
-        if (s != null && !s.isBlank()) {
-            return s;
-        }
-        String user = env.getOrDefault("USER", System.getProperty("user.name"));
-        return user + "@" + Hostname.get() + ":" + ProcessHandle.current().pid();
-    }
-
-    private String resolveSubmitNode(String typed) {
-        String name = resolveKnownNode(typed);
-        boolean configured = config.servers().stream().anyMatch(s -> s.name().equals(name));
-        if (!configured) {
-            throw NvidbException.usage("node '" + name + "' is no longer configured; add it back to servers: "
-                    + "or pick another node");
-        }
-        NodeRecord node = store.nodes.find(name).orElseThrow();
-        if (node.ignored()) {
-            throw NvidbException.usage("node '" + name + "' is ignored; run `nvidb queue unignore " + name
-                    + "` before submitting to it");
-        }
-        return name;
-    }
-
     /** Resolves a typed node name against every node the database knows. */
     public String resolveKnownNode(String typed) {
-        List<String> names = store.db.read(() -> store.nodes.all().stream().map(NodeRecord::name).toList());
-        return NodeNames.resolve(typed, names, "node");
+        return context.resolveNode(typed);
     }
 
-    private void requireJobsExist(List<Long> ids) {
-        Set<Long> found = new HashSet<>();
-        store.jobs.byIds(new LinkedHashSet<>(ids)).forEach(j -> found.add(j.id()));
-        for (long id : ids) {
-            if (!found.contains(id)) {
-                throw NvidbException.notFound("dependency job " + id + " does not exist");
-            }
-        }
+    /** Submitting, cancelling, requeueing, releasing and purging jobs; acknowledging alerts. */
+    public JobCommands jobCommands() {
+        return new JobCommands(context);
     }
 
-    // ---------------------------------------------------------------- reading jobs
-
-    public Job job(long id) {
-        return store.db.read(() -> store.jobs.find(id))
-                .orElseThrow(() -> NvidbException.notFound("job " + id + " not found"));
+    /** A job's note, result, priority, dispatch slot and dependencies. */
+    public JobEdits jobEdits() {
+        return new JobEdits(context);
     }
 
-    public record JobPage(List<Job> jobs, int limit) {
+    /** Jobs, events, alerts, counts and job logs. */
+    public JobQueries jobQueries() {
+        return new JobQueries(context);
     }
 
-    public JobPage jobs(JobQuery q) {
-        String node = q.node() == null ? null : resolveKnownNode(q.node());
-        Set<JobState> states = q.states();
-        return new JobPage(store.db.read(() -> store.jobs.search(states, q.held(), node, q.tag(), q.limit())), q.limit());
+    /** The nodes view; draining, resuming, ignoring and bringing back a node. */
+    public NodeAdmin nodeAdmin() {
+        return new NodeAdmin(context);
     }
 
-    public List<Job> jobsById(List<Long> ids) {
-        return store.db.read(() -> store.jobs.byIds(ids));
+    /** Listing and showing lanes (one transaction each, no node contact). */
+    public LaneQueries laneQueries() {
+        return new LaneQueries(context);
     }
 
-    public record JobDetail(Job job, List<Event> events) {
+    /** Reordering lanes and what they may run (one transaction each, no node contact). */
+    public LaneOrdering laneOrdering() {
+        return new LaneOrdering(context);
     }
 
-    public JobDetail show(long id) {
-        Job job = job(id);
-        return new JobDetail(job, store.db.read(() -> store.events.newest(id, 50)));
-    }
-
-    // ---------------------------------------------------------------- notes, result, priority
-
-    public Job setNote(long id, String text, boolean append) {
-        return store.db.write(() -> {
-            Job job = store.jobs.find(id).orElseThrow(() -> NvidbException.notFound("job " + id + " not found"));
-            String value = text;
-            if (append && job.notes() != null && !job.notes().isEmpty()) {
-                value = job.notes() + " | " + text;
-            }
-            store.jobs.update(id, Changes.of(Column.NOTES, blankToNull(value)), Times.now());
-            return store.jobs.find(id).orElseThrow();
-        });
-    }
-
-    /** Stores any JSON value as the job's result; text that is not JSON is refused. */
-    public Job setResult(long id, String json) {
-        JsonNode parsed;
-        try {
-            parsed = Json.MAPPER.readTree(json);
-        } catch (JsonProcessingException e) {
-            parsed = null;
-        }
-        if (parsed == null || parsed.isMissingNode()) {
-            throw NvidbException.usage("--set needs a JSON value, such as '{\"acc\": 0.9}', '42' or '\"a string\"' "
-                    + "(a string keeps its quotes); got: " + truncate(json, 60));
-        }
-        String canonical = Json.write(parsed);
-        return store.db.write(() -> {
-            store.jobs.find(id).orElseThrow(() -> NvidbException.notFound("job " + id + " not found"));
-            store.jobs.update(id, Changes.of(Column.RESULT, canonical), Times.now());
-            return store.jobs.find(id).orElseThrow();
-        });
-    }
-
-    /** Sets ({@code 5}) or adjusts ({@code +1}, {@code -2}) a job's priority. */
-    public Job setPriority(long id, String value) {
-        String v = value.strip();
-        boolean relative = v.startsWith("+") || v.startsWith("-");
-        int n;
-        try {
-            n = Integer.parseInt(v.startsWith("+") ? v.substring(1) : v);
-        } catch (NumberFormatException e) {
-            throw NvidbException.usage("invalid priority '" + value + "' (use 5, +1, or -2)");
-        }
-        return store.db.write(() -> {
-            Job job = store.jobs.find(id).orElseThrow(() -> NvidbException.notFound("job " + id + " not found"));
-            if (job.state().terminal()) {
-                throw NvidbException.conflict("job " + id + " is " + job.state().label()
-                        + "; its priority no longer matters");
-            }
-            int next = relative ? job.priority() + n : n;
-            if (next != job.priority()) {
-                Instant now = Times.now();
-                store.jobs.update(id, Changes.of(Column.PRIORITY, next), now);
-                store.events.append(now, EventKind.JOB_PRIORITY, id, null, "priority " + job.priority() + " -> " + next, null);
-            }
-            return store.jobs.find(id).orElseThrow();
-        });
-    }
-
-    public record Moved(long id, boolean moved, int priority, int slot) {
-    }
-
-    /**
-     * Moves a pending job (not in a lane) {@code slots} places earlier (positive) or later
-     * (negative) in dispatch order, by lowering the priorities of the jobs it passes: priorities
-     * never rise, so no other job jumps ahead of work it was behind.
-     */
-    public Moved movePriority(long id, int slots) {
-        return store.db.write(() -> {
-            Job job = store.jobs.find(id).orElseThrow(() -> NvidbException.notFound("job " + id + " not found"));
-            if (job.state() != JobState.PENDING || job.lane() != null) {
-                throw NvidbException.conflict("job " + id + " is " + (job.lane() != null ? "in lane " + job.lane()
-                        + "; reorder it with `nvidb queue lane " + job.lane() + " move`" : job.state().label())
-                        + "; only pending jobs outside lanes move in the dispatch order");
-            }
-            List<Job> order = new ArrayList<>(store.jobs.inStates(List.of(JobState.PENDING)).stream()
-                    .filter(j -> j.lane() == null).toList());
-            order.sort(nvidb.core.scheduler.PlacementPlanner.ORDER);
-            int from = indexOf(order, id);
-            int to = Math.max(0, Math.min(order.size() - 1, from - slots));
-            if (to == from) {
-                return new Moved(id, false, job.priority(), from + 1);
-            }
-            Job moving = order.remove(from);
-            order.add(to, moving);
-            Instant now = Times.now();
-            int[] priorities = order.stream().mapToInt(Job::priority).toArray();
-            for (int i = 1; i < order.size(); i++) {
-                Job prev = order.get(i - 1);
-                Job cur = order.get(i);
-                boolean strictlyAfter = priorities[i] < priorities[i - 1]
-                        || (priorities[i] == priorities[i - 1] && cur.id() > prev.id());
-                if (!strictlyAfter) {
-                    priorities[i] = cur.id() > prev.id() ? priorities[i - 1] : priorities[i - 1] - 1;
-                }
-            }
-            for (int i = 0; i < order.size(); i++) {
-                Job j = order.get(i);
-                if (priorities[i] != j.priority()) {
-                    store.jobs.update(j.id(), Changes.of(Column.PRIORITY, priorities[i]), now);
-                }
-            }
-            store.events.append(now, EventKind.JOB_PRIORITY, id, null,
-                    "moved " + (slots > 0 ? "up" : "down") + " to slot " + (to + 1), null);
-            return new Moved(id, true, priorities[to], to + 1);
-        });
-    }
-
-
-    private static int indexOf(List<Job> jobs, long id) {
-        for (int i = 0; i < jobs.size(); i++) {
-            if (jobs.get(i).id() == id) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    // ---------------------------------------------------------------- dependencies
-
-    public record Edited(Job job, boolean changed, TickSummary tick) {
-    }
-
-    public Edited editDependencies(long id, List<Long> addAfter, List<Long> dropAfter, List<Long> addAny,
-                                   List<Long> dropAny, TickMode after) {
-        if (addAfter.isEmpty() && dropAfter.isEmpty() && addAny.isEmpty() && dropAny.isEmpty()) {
-            throw NvidbException.usage("nothing to change (pass --add-after, --drop-after, --add-after-any or --drop-after-any)");
-        }
-        boolean changed = store.db.write(() -> {
-            Job job = store.jobs.find(id).orElseThrow(() -> NvidbException.notFound("job " + id + " not found"));
-            if (job.state().terminal()) {
-                throw NvidbException.conflict("job " + id + " already finished as " + job.state().label()
-                        + "; its dependencies no longer decide anything");
-            }
-            List<Long> on = applyEdit(job.dependsOn(), dropAfter, addAfter);
-            List<Long> any = applyEdit(job.dependsAny(), dropAny, addAny);
-            for (long dep : concat(addAfter, addAny)) {
-                if (dep == id) {
-                    throw NvidbException.usage("a job cannot depend on itself (job " + id + ")");
-                }
-            }
-            requireJobsExist(concat(addAfter, addAny));
-            for (long dep : concat(addAfter, addAny)) {
-                if (reaches(dep, id)) {
-                    throw NvidbException.conflict("job " + dep + " already waits on job " + id
-                            + "; that dependency would deadlock both");
-                }
-            }
-            if (on.equals(job.dependsOn()) && any.equals(job.dependsAny())) {
-                return false;
-            }
-            Instant now = Times.now();
-            store.jobs.update(id, new Changes().set(Column.DEPENDS_ON, on).set(Column.DEPENDS_ANY, any)
-                    .set(Column.HELD_REASON, null), now);
-            store.events.append(now, EventKind.JOB_DEPENDENCIES, id, null, "after=" + csv(on) + " after-any=" + csv(any), null);
-            return true;
-        });
-        TickSummary tick = changed ? tick(after == TickMode.AUTO ? TickMode.FORCE : after) : TickSummary.disabled();
-        return new Edited(job(id), changed, tick);
-    }
-
-    private static List<Long> applyEdit(List<Long> current, List<Long> drop, List<Long> add) {
-        List<Long> out = new ArrayList<>(current);
-        out.removeIf(drop::contains);
-        for (long a : add) {
-            if (!out.contains(a)) {
-                out.add(a);
-            }
-        }
-        return out;
-    }
-
-    /** Whether {@code from} reaches {@code target} through any chain of dependencies. */
-    private boolean reaches(long from, long target) {
-        Deque<Long> todo = new ArrayDeque<>(List.of(from));
-        Set<Long> seen = new HashSet<>();
-        while (!todo.isEmpty()) {
-            long cur = todo.pop();
-            if (cur == target) {
-                return true;
-            }
-            if (!seen.add(cur)) {
-                continue;
-            }
-            Optional<Job> j = store.jobs.find(cur);
-            if (j.isPresent()) {
-                todo.addAll(j.get().dependsOn());
-                todo.addAll(j.get().dependsAny());
-            }
-        }
-        return false;
-    }
-
-    public record Released(long id, boolean released, String reason, List<Long> dropped) {
-    }
-
-    public record ReleaseResult(List<Released> results, TickSummary tick) {
-    }
-
-    public ReleaseResult release(List<Long> ids, TickMode after) {
-        List<Released> results = new ArrayList<>();
-        for (long id : ids) {
-            results.add(store.db.write(() -> releaseOne(id)));
-        }
-        boolean any = results.stream().anyMatch(Released::released);
-        return new ReleaseResult(results, any ? tick(after == TickMode.AUTO ? TickMode.FORCE : after) : TickSummary.disabled());
-    }
-
-    private Released releaseOne(long id) {
-        Job job = store.jobs.find(id).orElseThrow(() -> NvidbException.notFound("job " + id + " not found"));
-        if (job.state().terminal()) {
-            return new Released(id, false, "job " + id + " already finished as " + job.state().label(), List.of());
-        }
-        List<Long> dead = new ArrayList<>();
-        Map<Long, Job> deps = new LinkedHashMap<>();
-        store.jobs.byIds(job.dependsOn()).forEach(d -> deps.put(d.id(), d));
-        for (long dep : job.dependsOn()) {
-            Job d = deps.get(dep);
-            if ((d == null || (d.state().terminal() && d.state() != JobState.COMPLETED)) && !dead.contains(dep)) {
-                dead.add(dep);
-            }
-        }
-        if (dead.isEmpty() && !job.held()) {
-            return new Released(id, false, "job " + id + " is not held", List.of());
-        }
-        String reason = dead.isEmpty() ? "released" : "released; dropped dependency " + csv(dead).replace(",", ", ");
-        lifecycle.release(id, dead, reason, Times.now());
-        return new Released(id, true, reason, dead);
-    }
-
-    // ---------------------------------------------------------------- cancel, requeue, purge
-
-    public record Cancelled(long id, boolean cancelled, String state, List<Long> holds) {
-    }
-
-    /**
-     * Cancels each job that is still pending or running. A running job's process is left to the
-     * scheduler as a kill obligation (an orphan row) so the kill happens whether or not its node
-     * answers now; nothing cascades: jobs waiting on a cancelled one are held on the next pass.
-     */
-    public List<Cancelled> cancel(List<Long> ids) {
-        boolean[] withdrawn = {false};
-        List<Cancelled> results = withOperationLease("cancel", () -> {
-            List<Cancelled> out = new ArrayList<>();
-            for (long id : ids) {
-                out.add(cancelOne(id, withdrawn));
-            }
-            return out;
-        });
-        if (withdrawn[0]) {
-            tick(TickMode.FORCE); // the runner gets the lane's new head now, so the lane moves on at once
-        }
-        return results;
-    }
-
-    /** @param withdrawn set when a job staged with a lane runner was taken back from it */
-    private Cancelled cancelOne(long id, boolean[] withdrawn) {
-        Optional<Job> found = store.db.read(() -> store.jobs.find(id));
-        if (found.isEmpty()) {
-            return new Cancelled(id, false, null, List.of());
-        }
-        Job job = found.get();
-        if (job.state().terminal()) {
-            return new Cancelled(id, false, job.state().label(), List.of());
-        }
-        if (job.state() == JobState.PENDING && job.lane() != null && job.runDir() != null) {
-            job = takeBackFromRunner(job);
-            withdrawn[0] = true;
-        }
-        // The kill goes out before the transaction: a node that is slow to answer must not hold the write lock.
-        String orphanReason = null;
-        if (job.state() == JobState.RUNNING && job.node() != null && job.remotePid() != null && job.runDir() != null) {
-            try {
-                kills.terminate(job.node(), job.runDir(), job.remotePid(), job.remotePgid());
-            } catch (TransportException e) {
-                orphanReason = "cancelled while unreachable";
-            }
-        }
-        String reason = orphanReason;
-        return store.db.write(() -> {
-            Job current = store.jobs.find(id).orElse(null);
-            if (current == null || !Transition.CANCEL.allows(current)) {
-                return new Cancelled(id, false, current == null ? null : current.state().label(), List.of());
-            }
-            List<Long> holds = store.jobs.waitingOn(id).stream().map(Job::id).toList();
-            lifecycle.cancel(id, reason, Times.now());
-            return new Cancelled(id, true, JobState.CANCELLED.label(), holds);
-        });
-    }
-
-    /**
-     * A staged job is taken back from its lane's runner before it is cancelled. When the runner
-     * had already started it, its start is recorded first, so that it is cancelled as the running
-     * job it is: stopped, with its run (pid, node, start time, events) kept on the record. A node
-     * that cannot be reached is left to the next pass, which reaps whatever the runner says it
-     * started for a cancelled job.
-     */
-    private Job takeBackFromRunner(Job job) {
-        try {
-            LaneService.Withdrawn w = laneService().withdraw(job);
-            if (w != null && w.startedPid() != null) {
-                List<Integer> gpus = store.db.read(() -> store.lanes.find(job.lane())).map(LaneRecord::gpuIds)
-                        .orElse(job.gpuIds());
-                Instant now = Times.now();
-                Moves.Start start = new Moves.Start(new Moves.ByRunner(job.lane()), w.node(), gpus, w.startedPid(),
-                        w.startedPid(), job.runDir(), now, job.attempt() + 1);
-                JobLifecycle.ifStillLegal(() -> lifecycle.start(job.id(), start, now));
-            }
-        } catch (TransportException e) {
-            // cancelled as a pending job; the next pass withdraws the spec or reaps what was started
-        }
-        return store.db.read(() -> store.jobs.find(job.id())).orElse(job);
-    }
-
-    public record Requeued(long id, boolean requeued, String state) {
-    }
-
-    public record RequeueResult(List<Requeued> results, TickSummary tick) {
-    }
-
-    public RequeueResult requeue(List<Long> ids, TickMode after) {
-        List<Requeued> results = withOperationLease("requeue", () -> {
-            List<Requeued> out = new ArrayList<>();
-            for (long id : ids) {
-                out.add(store.db.write(() -> requeueOne(id)));
-            }
-            return out;
-        });
-        boolean any = results.stream().anyMatch(Requeued::requeued);
-        return new RequeueResult(results, any ? tick(after == TickMode.AUTO ? TickMode.FORCE : after) : TickSummary.disabled());
-    }
-
-    private Requeued requeueOne(long id) {
-        Optional<Job> found = store.jobs.find(id);
-        if (found.isEmpty()) {
-            return new Requeued(id, false, null);
-        }
-        Job job = found.get();
-        if (!job.state().terminal()) {
-            return new Requeued(id, false, job.state().label());
-        }
-        lifecycle.requeue(id, Times.now());
-        return new Requeued(id, true, JobState.PENDING.label());
-    }
-
-    /** Deletes finished job records, except those an active job still depends on. */
-    public int purge(Set<JobState> states) {
-        Set<JobState> wanted = states.isEmpty()
-                ? Set.of(JobState.COMPLETED, JobState.FAILED, JobState.CANCELLED, JobState.TIMEOUT, JobState.LOST)
-                : states;
-        for (JobState s : wanted) {
-            if (!s.terminal()) {
-                throw NvidbException.usage("--state " + s.label() + " is not a finished state; purge removes only "
-                        + "completed, failed, cancelled, timeout or lost jobs");
-            }
-        }
-        return store.db.write(() -> {
-            Set<Long> referenced = new HashSet<>();
-            for (Job j : store.jobs.active()) {
-                referenced.addAll(j.dependsOn());
-                referenced.addAll(j.dependsAny());
-            }
-            int removed = 0;
-            for (Job j : store.jobs.inStates(wanted)) {
-                if (!referenced.contains(j.id())) {
-                    removed += store.jobs.delete(j.id());
-                }
-            }
-            return removed;
-        });
-    }
-
-    // ---------------------------------------------------------------- events and alerts
-
-    public record EventPage(List<Event> events, Long lastId) {
-    }
-
-    public EventPage events(Long since, Long jobId, int limit) {
-        List<Event> events = store.db.read(() -> since != null
-                ? store.events.since(since, jobId, limit) : store.events.newest(jobId, limit));
-        Long last = events.isEmpty() ? since : events.getLast().id();
-        return new EventPage(events, last);
-    }
-
-    public record AlertPage(List<Alert> alerts, long open) {
-    }
-
-    public AlertPage alerts(boolean all, int limit) {
-        return store.db.read(() -> new AlertPage(store.alerts.newest(all, limit), store.alerts.countOpen()));
-    }
-
-    /** Acknowledges open alerts; ids that are unknown are an error, already acknowledged ones are not counted. */
-    public int acknowledge(List<Long> ids, boolean all) {
-        if (!all && ids.isEmpty()) {
-            throw NvidbException.usage("name the alerts to acknowledge (nvidb queue ack 3 4), or pass --all");
-        }
-        return store.db.write(() -> {
-            Instant now = Times.now();
-            if (all) {
-                return store.alerts.acknowledgeAll(now);
-            }
-            for (long id : ids) {
-                if (store.alerts.find(id).isEmpty()) {
-                    throw NvidbException.notFound("alert " + id + " not found");
-                }
-            }
-            return store.alerts.acknowledge(ids, now);
-        });
-    }
-
-    public Map<String, Long> countsByState() {
-        return store.db.read(store.jobs::countsByState);
-    }
-
-    // ---------------------------------------------------------------- nodes and logs
-
-    /** The last {@code lines} lines of a job's stdout or stderr, read from its node. */
-    public String logs(long id, boolean stderr, int lines) {
-        if (lines < 1) {
-            throw NvidbException.usage("-n takes a number of lines ≥ 1");
-        }
-        Job job = job(id);
-        if (job.node() == null || job.runDir() == null) {
-            return "";
-        }
-        try {
-            return kills.tail(job.node(), job.runDir(), stderr ? "stderr.log" : "stdout.log", lines);
-        } catch (TransportException e) {
-            throw NvidbException.failed("cannot read the log of job " + id + " on " + job.node() + ": " + e.getMessage());
-        }
-    }
-
-    /** A node and its GPUs as the last probe saw them. */
-    public record NodeView(NodeRecord node, List<nvidb.core.model.GpuState> gpus, List<Integer> allowlist) {
-    }
-
-    public List<NodeView> nodes(boolean includeIgnored) {
-        List<nvidb.core.model.GpuState> gpus = store.db.read(() -> store.gpus.all(config.settings().headroomMb()));
-        List<NodeView> out = new ArrayList<>();
-        for (NodeRecord n : store.db.read(store.nodes::all)) {
-            if (n.ignored() && !includeIgnored) {
-                continue;
-            }
-            List<Integer> allow = nodes.server(n.name()).map(ServerConfig::gpuIds).orElse(null);
-            out.add(new NodeView(n, gpus.stream().filter(g -> g.node().equals(n.name())).toList(), allow));
-        }
-        return out;
-    }
-
-    public long pendingReaps() {
-        return store.db.read(() -> store.orphans().count());
-    }
-
-    /** Drains (no new work) or resumes a node; jobs already running there are left alone. */
-    public NodeRecord setDrained(String typed, boolean drained) {
-        String name = resolveKnownNode(typed);
-        NodeRecord node = withOperationLease(drained ? "drain" : "resume", () -> store.db.write(() -> {
-            store.nodes.setEnabled(name, !drained);
-            return store.nodes.find(name).orElseThrow();
-        }));
-        if (drained && stagedOn(name)) {
-            tick(TickMode.FORCE); // a runner holding a job of this node gives it back now, not at some later pass
-        }
-        return node;
-    }
-
-    /** Whether a lane runner on the node holds a job (a pending lane job with a run directory). */
-    private boolean stagedOn(String node) {
-        return store.db.read(() -> {
-            java.util.Set<String> lanes = new java.util.HashSet<>();
-            store.lanes.all().stream().filter(l -> l.node().equals(node)).forEach(l -> lanes.add(l.name()));
-            return store.jobs.staged().stream().anyMatch(j -> lanes.contains(j.lane()));
-        });
-    }
-
-    /** Ignores a node (no probe, no work, hidden) or brings it back; refused while it runs jobs. */
-    public NodeRecord setIgnored(String typed, boolean ignored) {
-        String name = resolveKnownNode(typed);
-        return withOperationLease(ignored ? "ignore" : "unignore", () -> store.db.write(() -> {
-            if (ignored) {
-                List<Long> running = store.jobs.inStates(List.of(JobState.RUNNING)).stream()
-                        .filter(j -> name.equals(j.node())).map(Job::id).toList();
-                if (!running.isEmpty()) {
-                    throw NvidbException.conflict("node " + name + " has running job(s) " + csv(running).replace(",", ", ")
-                            + "; drain it and wait for them to finish before ignoring it");
-                }
-            }
-            store.nodes.setIgnored(name, ignored);
-            return store.nodes.find(name).orElseThrow();
-        }));
-    }
-
-    // ---------------------------------------------------------------- helpers
-
-    /**
-     * Runs an operation under the scheduler lease so it never interleaves with a pass. A pass
-     * in progress is waited for briefly; a lease still held after that is a conflict.
-     */
-    private <T> T withOperationLease(String operation, java.util.function.Supplier<T> work) {
-        String owner = scheduler.owner() + ":" + operation + ":" + UUID.randomUUID().toString().substring(0, 8);
-        Instant deadline = Instant.now().plus(OPERATION_LEASE_WAIT);
-        while (true) {
-            Optional<Lease> blocker = store.leases.acquire(Scheduler.LEASE, owner, scheduler.leaseTtl(), Instant.now());
-            if (blocker.isEmpty()) {
-                break;
-            }
-            if (Instant.now().isAfter(deadline)) {
-                throw NvidbException.conflict("scheduler is busy (held by " + blocker.get().owner()
-                        + "); retry after the current tick finishes");
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new NvidbException(nvidb.core.error.ErrorCode.INTERRUPTED, "interrupted");
-            }
-        }
-        try {
-            return work.get();
-        } finally {
-            store.leases.release(Scheduler.LEASE, owner);
-        }
-    }
-
-    static List<Long> concat(List<Long> a, List<Long> b) {
-        List<Long> out = new ArrayList<>(a);
-        out.addAll(b);
-        return out;
-    }
-
-    static String csv(List<Long> ids) {
-        return ids.isEmpty() ? "-" : String.join(",", ids.stream().map(String::valueOf).toList());
-    }
-
-    static String blankToNull(String s) {
-        return s == null || s.isEmpty() ? null : s;
-    }
-
-    static String truncate(String s, int n) {
-        String oneLine = s.replaceAll("\\s+", " ").strip();
-        return oneLine.length() <= n ? oneLine : oneLine.substring(0, n - 1) + "…";
-    }
-
-    /** Lanes: listing, showing and reordering them (one transaction each, no node contact). */
-    public LaneService laneService() {
-        return new LaneService(store, config, this::resolveKnownNode, this::tick, nodes);
+    /** A lane's runner on its node: its status, switching it on or off, stopping or restarting it. */
+    public LaneRunners laneRunners() {
+        return new LaneRunners(context);
     }
 
     @Override

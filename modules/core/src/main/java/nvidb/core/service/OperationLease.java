@@ -1,0 +1,54 @@
+package nvidb.core.service;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Supplier;
+import nvidb.core.error.ErrorCode;
+import nvidb.core.error.NvidbException;
+import nvidb.core.model.Lease;
+import nvidb.core.scheduler.Scheduler;
+import nvidb.core.store.Store;
+
+/**
+ * The scheduler lease taken for a user operation, so that the operation never interleaves with a
+ * pass. A pass in progress is waited for briefly; a lease still held after that is a conflict.
+ */
+final class OperationLease {
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    private final Store store;
+    private final Scheduler scheduler;
+
+    OperationLease(Store store, Scheduler scheduler) {
+        this.store = store;
+        this.scheduler = scheduler;
+    }
+
+    <T> T run(String operation, Supplier<T> work) {
+        String owner = scheduler.owner() + ":" + operation + ":" + UUID.randomUUID().toString().substring(0, 8);
+        Instant deadline = Instant.now().plus(WAIT);
+        while (true) {
+            Optional<Lease> blocker = store.leases.acquire(Scheduler.LEASE, owner, scheduler.leaseTtl(), Instant.now());
+            if (blocker.isEmpty()) {
+                break;
+            }
+            if (Instant.now().isAfter(deadline)) {
+                throw NvidbException.conflict("scheduler is busy (held by " + blocker.get().owner()
+                        + "); retry after the current tick finishes");
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new NvidbException(ErrorCode.INTERRUPTED, "interrupted");
+            }
+        }
+        try {
+            return work.get();
+        } finally {
+            store.leases.release(Scheduler.LEASE, owner);
+        }
+    }
+}
