@@ -1,7 +1,7 @@
 /**
- * The queue itself: job model, dependency gate, scheduler pass, SQLite store, configuration and
- * the registry of plugins. Everything outside (nodes, GPUs, notifications) is reached through
- * {@code nvidb.spi}; this module never names a plugin.
+ * The queue itself: job lifecycle, scheduler passes, SQLite store, configuration and the registry
+ * of plugins, published through {@code nvidb.core.api} alone. Everything outside (nodes, GPUs,
+ * notifications) is reached through {@code nvidb.spi}; this module never names a plugin.
  */
 module nvidb.core {
     requires transitive nvidb.spi;
@@ -10,12 +10,8 @@ module nvidb.core {
     requires org.xerial.sqlitejdbc;
     requires org.yaml.snakeyaml;
 
-    exports nvidb.core.error;
-    exports nvidb.core.util;
-    exports nvidb.core.config;
-    exports nvidb.core.model;
-    exports nvidb.core.service;
-    exports nvidb.core.plugins;
+    // The one published package: the façade the CLI (and the coming TUI and daemon) work through.
+    exports nvidb.core.api;
 
     opens nvidb.core.store.migrations;
 
@@ -23,4 +19,7 @@ module nvidb.core {
     uses nvidb.spi.transport.TransportFactory;
     uses nvidb.spi.placement.PlacementPolicyFactory;
     uses nvidb.spi.alert.AlertSinkFactory;
+    uses nvidb.core.api.QueueAccess.Provider;
+
+    provides nvidb.core.api.QueueAccess.Provider with nvidb.core.service.CoreAccess.Provider;
 }

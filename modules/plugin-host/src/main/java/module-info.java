@@ -5,7 +5,7 @@
  * pf4j type and the SPI never imports pf4j.
  */
 module nvidb.pluginhost {
-    // PluginRegistry.Entry and NvidbException appear in SitePlugins' signature and errors.
+    // PluginEntry and NvidbException appear in SitePlugins' signature and errors.
     requires transitive nvidb.core;
     requires org.pf4j;
 

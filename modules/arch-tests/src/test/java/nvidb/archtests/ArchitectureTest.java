@@ -38,7 +38,7 @@ class ArchitectureTest {
      */
     @ArchTest
     static void importsEveryModule(JavaClasses classes) {
-        for (String pkg : List.of("nvidb.spi", "nvidb.core.store", "nvidb.core.service", "nvidb.cli", "nvidb.pluginhost",
+        for (String pkg : List.of("nvidb.spi", "nvidb.core.api", "nvidb.core.store", "nvidb.core.service", "nvidb.cli", "nvidb.pluginhost",
                 "nvidb.cli.output", "nvidb.plugins")) {
             assertTrue(classes.containPackage(pkg), "no classes imported from " + pkg);
         }

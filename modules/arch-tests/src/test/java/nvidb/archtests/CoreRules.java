@@ -1,5 +1,7 @@
 package nvidb.archtests;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.junit.ArchTest;
@@ -28,4 +30,14 @@ final class CoreRules {
             .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "javax.sql..")
             .because("SQL and its types stay behind the store's repositories so that the schema can"
                     + " change without touching the scheduler, the services or the commands");
+
+    /** Rule 15. */
+    @ArchTest
+    static final ArchRule CORE_API_STANDS_ALONE = classes()
+            .that().resideInAPackage("nvidb.core.api")
+            .should().onlyDependOnClassesThat(resideInAnyPackage("nvidb.core.api", "nvidb.spi..", "java..",
+                    "com.fasterxml.jackson.."))
+            .because("the published facade names nothing inside core, so the packages behind it may"
+                    + " use its values without a cycle and may change without breaking a client; core"
+                    + " is reached through QueueAccess, which core provides as a service");
 }

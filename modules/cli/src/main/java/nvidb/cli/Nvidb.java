@@ -6,19 +6,19 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import nvidb.cli.context.CliContext;
-import nvidb.cli.context.ContextHolder;
-import nvidb.cli.context.Interrupted;
 import nvidb.cli.commands.JobCommand;
 import nvidb.cli.commands.PluginsCommand;
 import nvidb.cli.commands.QueueCommand;
+import nvidb.cli.context.CliContext;
+import nvidb.cli.context.ContextHolder;
+import nvidb.cli.context.Interrupted;
 import nvidb.cli.output.Output;
-import nvidb.core.error.ErrorCode;
-import nvidb.core.error.NvidbException;
-import picocli.CommandLine;
+import nvidb.core.api.ErrorCode;
+import nvidb.core.api.NvidbException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
+import picocli.CommandLine;
 
 /** The root command: {@code nvidb queue …}, {@code nvidb job …}, {@code nvidb plugins}. */
 @Command(name = "nvidb", mixinStandardHelpOptions = true, versionProvider = Nvidb.Version.class,

@@ -12,9 +12,9 @@ import java.util.Objects;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.stream.Stream;
-import nvidb.core.error.ErrorCode;
-import nvidb.core.error.NvidbException;
-import nvidb.core.plugins.PluginRegistry;
+import nvidb.core.api.ErrorCode;
+import nvidb.core.api.NvidbException;
+import nvidb.core.api.PluginEntry;
 import nvidb.spi.PluginFactory;
 import nvidb.spi.PluginKind;
 import nvidb.spi.alert.AlertSinkFactory;
@@ -57,7 +57,7 @@ public final class SitePlugins {
      * @throws NvidbException code {@link ErrorCode#FAILED}, naming the jar and the problem, when a
      *         jar cannot be read, lacks its descriptor or factories, or its dependencies are unmet
      */
-    public static List<PluginRegistry.Entry> load(List<Path> folders) {
+    public static List<PluginEntry> load(List<Path> folders) {
         List<Path> roots = distinct(folders);
         List<Path> jars = new ArrayList<>();
         for (Path root : roots) {
@@ -72,7 +72,7 @@ public final class SitePlugins {
             plugins.put(jar, loadJar(manager, jar));
         }
         resolve(manager, plugins);
-        List<PluginRegistry.Entry> entries = new ArrayList<>();
+        List<PluginEntry> entries = new ArrayList<>();
         plugins.forEach((jar, plugin) -> {
             if (!plugin.getPluginState().isDisabled()) {
                 entries.addAll(factories(jar, plugin.getPluginClassLoader()));
@@ -144,13 +144,13 @@ public final class SitePlugins {
         }
     }
 
-    private static List<PluginRegistry.Entry> factories(Path jar, ClassLoader loader) {
+    private static List<PluginEntry> factories(Path jar, ClassLoader loader) {
         String origin = jar.toString();
-        List<PluginRegistry.Entry> found = new ArrayList<>();
+        List<PluginEntry> found = new ArrayList<>();
         for (PluginKind kind : PluginKind.values()) {
             for (PluginFactory factory : instances(factoryType(kind), loader, origin)) {
                 check(factory, kind, origin);
-                found.add(new PluginRegistry.Entry(factory, origin));
+                found.add(new PluginEntry(factory, origin));
             }
         }
         if (found.isEmpty()) {

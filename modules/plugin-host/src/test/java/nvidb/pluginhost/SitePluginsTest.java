@@ -1,7 +1,5 @@
 package nvidb.pluginhost;
 
-import nvidb.testkit.SitePluginJarBuilder;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
@@ -16,9 +14,10 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
-import nvidb.core.error.ErrorCode;
-import nvidb.core.error.NvidbException;
-import nvidb.core.plugins.PluginRegistry;
+import nvidb.core.api.ErrorCode;
+import nvidb.core.api.NvidbException;
+import nvidb.core.api.PluginEntry;
+import nvidb.core.api.QueueAccess;
 import nvidb.spi.PluginFactory;
 import nvidb.spi.PluginKind;
 import nvidb.spi.placement.GpuBudget;
@@ -26,6 +25,7 @@ import nvidb.spi.placement.Placement;
 import nvidb.spi.placement.PlacementPolicy;
 import nvidb.spi.placement.PlacementPolicyFactory;
 import nvidb.spi.placement.PlacementRequest;
+import nvidb.testkit.SitePluginJarBuilder;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
@@ -55,10 +55,10 @@ class SitePluginsTest {
                 .roundRobinPlacement("site.rr.RoundRobinFactory", "roundrobin-test")
                 .writeTo(plugins.resolve("roundrobin.jar"));
 
-        List<PluginRegistry.Entry> entries = SitePlugins.load(List.of(home.resolve("no-such-folder"), plugins));
+        List<PluginEntry> entries = SitePlugins.load(List.of(home.resolve("no-such-folder"), plugins));
 
         assertEquals(1, entries.size());
-        PluginRegistry.Entry entry = entries.getFirst();
+        PluginEntry entry = entries.getFirst();
         assertEquals("roundrobin-test", entry.name());
         assertEquals(PluginKind.PLACEMENT, entry.kind());
         assertEquals(jar.toString(), entry.origin());
@@ -82,7 +82,7 @@ class SitePluginsTest {
         assertNotSame(getClass().getClassLoader(), loader);
         assertSame(PlacementPolicyFactory.class, loader.loadClass(PlacementPolicyFactory.class.getName()));
         assertSame(Placement.class, loader.loadClass(Placement.class.getName()));
-        assertThrows(ClassNotFoundException.class, () -> loader.loadClass(PluginRegistry.class.getName()));
+        assertThrows(ClassNotFoundException.class, () -> loader.loadClass(QueueAccess.class.getName()));
         assertThrows(ClassNotFoundException.class, () -> loader.loadClass(SitePlugins.class.getName()));
     }
 
@@ -112,9 +112,13 @@ class SitePluginsTest {
                 .roundRobinPlacement("site.two.RoundRobinFactory", "roundrobin-test")
                 .writeTo(plugins.resolve("two.jar"));
 
-        List<PluginRegistry.Entry> entries = SitePlugins.load(List.of(plugins));
+        List<PluginEntry> entries = SitePlugins.load(List.of(plugins));
         assertEquals(2, entries.size());
-        NvidbException e = assertThrows(NvidbException.class, () -> PluginRegistry.of(entries));
+        NvidbException e;
+        try (QueueAccess core = QueueAccess.open(java.util.Map.of("NVIDB_HOME", plugins.toString()), null,
+                home -> entries)) {
+            e = assertThrows(NvidbException.class, core::plugins);
+        }
 
         assertEquals(ErrorCode.FAILED, e.code());
         assertContains(e.getMessage(), "'roundrobin-test'", "site.one.RoundRobinFactory (" + first + ")",
@@ -191,9 +195,9 @@ class SitePluginsTest {
                 .writeTo(distribution.resolve("kept.jar"));
         Files.writeString(plugins.resolve("disabled.txt"), "rr-shipped\n");
 
-        List<PluginRegistry.Entry> entries = SitePlugins.load(List.of(plugins, distribution));
+        List<PluginEntry> entries = SitePlugins.load(List.of(plugins, distribution));
 
-        assertEquals(List.of("roundrobin-kept"), entries.stream().map(PluginRegistry.Entry::name).toList());
+        assertEquals(List.of("roundrobin-kept"), entries.stream().map(PluginEntry::name).toList());
         assertEquals(kept.toString(), entries.getFirst().origin());
     }
 
@@ -243,10 +247,10 @@ class SitePluginsTest {
                 .service(PlacementPolicyFactory.class, "site.dep.Dependent")
                 .writeTo(plugins.resolve("dependent.jar"));
 
-        List<PluginRegistry.Entry> entries = SitePlugins.load(List.of(plugins, distribution));
+        List<PluginEntry> entries = SitePlugins.load(List.of(plugins, distribution));
 
         assertEquals(List.of("from-base", "roundrobin-base"),
-                entries.stream().map(PluginRegistry.Entry::name).toList());
+                entries.stream().map(PluginEntry::name).toList());
     }
 
     @Test

@@ -5,7 +5,7 @@ import java.util.concurrent.Callable;
 import nvidb.cli.context.CliContext;
 import nvidb.cli.context.ContextHolder;
 import nvidb.cli.output.Output;
-import nvidb.core.service.QueueService;
+import nvidb.core.api.Queue;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
@@ -18,7 +18,7 @@ public abstract class BaseCommand implements Callable<Integer> {
         return ((ContextHolder) spec.root().userObject()).context();
     }
 
-    protected QueueService service() {
+    protected Queue service() {
         return ctx().service();
     }
 

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 import nvidb.cli.output.Output;
 import nvidb.cli.output.Views;
-import nvidb.core.service.JobCommands;
+import nvidb.core.api.JobCommands;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 

@@ -1,6 +1,6 @@
 package nvidb.cli.commands;
 
-import nvidb.core.util.Ids;
+import nvidb.core.api.Ids;
 import picocli.CommandLine.Parameters;
 
 /** The single job id of commands such as {@code job show 12}, validated with a clear sentence. */

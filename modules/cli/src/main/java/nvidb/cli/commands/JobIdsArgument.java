@@ -2,7 +2,7 @@ package nvidb.cli.commands;
 
 import java.util.ArrayList;
 import java.util.List;
-import nvidb.core.util.Ids;
+import nvidb.core.api.Ids;
 import picocli.CommandLine.Parameters;
 
 /** One or more job ids; each argument may be a comma list ({@code 1,2 3}). */
@@ -13,7 +13,7 @@ public final class JobIdsArgument {
     public List<Long> values() {
         List<Long> parsed = Ids.parseLists(ids);
         if (parsed.isEmpty()) {
-            throw nvidb.core.error.NvidbException.usage("name at least one job id");
+            throw nvidb.core.api.NvidbException.usage("name at least one job id");
         }
         return parsed;
     }

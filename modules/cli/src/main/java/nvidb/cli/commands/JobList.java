@@ -8,10 +8,10 @@ import java.util.Set;
 import nvidb.cli.output.HumanViews;
 import nvidb.cli.output.Output;
 import nvidb.cli.output.Views;
-import nvidb.core.model.JobState;
-import nvidb.core.service.JobQueries;
-import nvidb.core.service.JobQuery;
-import nvidb.core.service.QueueService;
+import nvidb.core.api.JobQueries;
+import nvidb.core.api.JobQuery;
+import nvidb.core.api.JobState;
+import nvidb.core.api.Queue;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -42,7 +42,7 @@ public final class JobList extends BaseCommand {
     @Override
     protected int execute() {
         if (limit < 0) {
-            throw nvidb.core.error.NvidbException.usage("--limit cannot be negative (0 lists every job)");
+            throw nvidb.core.api.NvidbException.usage("--limit cannot be negative (0 lists every job)");
         }
         Set<JobState> wanted = EnumSet.noneOf(JobState.class);
         if (active) {
@@ -51,7 +51,7 @@ public final class JobList extends BaseCommand {
         } else {
             states.forEach(s -> wanted.add(JobState.fromLabel(s)));
         }
-        QueueService service = service();
+        Queue service = service();
         service.tick(tick.read());
         JobQueries.JobPage page = service.jobQueries().jobs(new JobQuery(wanted, held, node, tag, limit));
         if (json()) {

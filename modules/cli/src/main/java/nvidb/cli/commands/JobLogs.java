@@ -3,9 +3,9 @@ package nvidb.cli.commands;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import nvidb.cli.context.Interrupted;
 import nvidb.cli.output.Output;
-import nvidb.core.model.Job;
-import nvidb.core.service.QueueService;
-import nvidb.core.service.TickMode;
+import nvidb.core.api.Job;
+import nvidb.core.api.Queue;
+import nvidb.core.api.TickMode;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -30,7 +30,7 @@ public final class JobLogs extends BaseCommand {
     @Override
     protected int execute() {
         long jobId = id.value();
-        QueueService service = service();
+        Queue service = service();
         service.tick(tick.read());
         String text = service.jobQueries().logs(jobId, stderr, number);
         if (!follow) {

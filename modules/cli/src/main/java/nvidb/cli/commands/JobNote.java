@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
 import nvidb.cli.output.Output;
-import nvidb.core.error.NvidbException;
-import nvidb.core.model.Job;
+import nvidb.core.api.Job;
+import nvidb.core.api.NvidbException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -31,7 +31,7 @@ public final class JobNote extends BaseCommand {
 
     @Override
     protected int execute() {
-        long jobId = nvidb.core.util.Ids.parse(id);
+        long jobId = nvidb.core.api.Ids.parse(id);
         List<String> given = new ArrayList<>();
         if (!text.isEmpty()) {
             given.add("text");

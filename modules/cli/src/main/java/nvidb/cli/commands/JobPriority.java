@@ -2,9 +2,9 @@ package nvidb.cli.commands;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import nvidb.cli.output.Output;
-import nvidb.core.error.NvidbException;
-import nvidb.core.model.Job;
-import nvidb.core.service.JobEdits;
+import nvidb.core.api.Job;
+import nvidb.core.api.JobEdits;
+import nvidb.core.api.NvidbException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -30,7 +30,7 @@ public final class JobPriority extends BaseCommand {
 
     @Override
     protected int execute() {
-        long jobId = nvidb.core.util.Ids.parse(id);
+        long jobId = nvidb.core.api.Ids.parse(id);
         if ((up != null || down != null) && value != null) {
             throw NvidbException.usage("pass either a VALUE or --up/--down, not both");
         }

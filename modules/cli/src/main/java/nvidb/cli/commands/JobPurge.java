@@ -6,7 +6,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import nvidb.cli.output.Output;
-import nvidb.core.model.JobState;
+import nvidb.core.api.JobState;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import nvidb.cli.output.Output;
 import nvidb.cli.output.Views;
-import nvidb.core.service.JobCommands;
+import nvidb.core.api.JobCommands;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 

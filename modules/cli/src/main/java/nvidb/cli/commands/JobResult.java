@@ -3,7 +3,7 @@ package nvidb.cli.commands;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import nvidb.cli.output.Output;
 import nvidb.cli.output.Views;
-import nvidb.core.model.Job;
+import nvidb.core.api.Job;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

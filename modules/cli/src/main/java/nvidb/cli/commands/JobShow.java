@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import nvidb.cli.output.HumanViews;
 import nvidb.cli.output.Views;
-import nvidb.core.model.Event;
-import nvidb.core.service.JobQueries;
-import nvidb.core.service.QueueService;
+import nvidb.core.api.Event;
+import nvidb.core.api.JobQueries;
+import nvidb.core.api.Queue;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -25,7 +25,7 @@ public final class JobShow extends BaseCommand {
     @Override
     protected int execute() {
         long jobId = id.value();
-        QueueService service = service();
+        Queue service = service();
         service.tick(tick.read());
         JobQueries.JobDetail detail = service.jobQueries().show(jobId);
         if (json()) {
@@ -52,10 +52,10 @@ public final class JobShow extends BaseCommand {
         return 0;
     }
 
-    private String logTail(QueueService service, long jobId) {
+    private String logTail(Queue service, long jobId) {
         try {
             return service.jobQueries().logs(jobId, false, logs);
-        } catch (nvidb.core.error.NvidbException e) {
+        } catch (nvidb.core.api.NvidbException e) {
             return "(log unavailable: " + e.getMessage() + ")";
         }
     }

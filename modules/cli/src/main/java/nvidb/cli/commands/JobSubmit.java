@@ -11,14 +11,13 @@ import java.util.List;
 import java.util.Map;
 import nvidb.cli.output.Output;
 import nvidb.cli.output.Views;
-import nvidb.core.config.NvidbPaths;
-import nvidb.core.error.NvidbException;
-import nvidb.core.model.Job;
-import nvidb.core.model.JobState;
-import nvidb.core.service.JobCommands;
-import nvidb.core.service.SubmitRequest;
-import nvidb.core.util.Ids;
-import nvidb.core.util.ShellQuote;
+import nvidb.core.api.Ids;
+import nvidb.core.api.Job;
+import nvidb.core.api.JobCommands;
+import nvidb.core.api.JobState;
+import nvidb.core.api.NvidbException;
+import nvidb.core.api.ShellQuote;
+import nvidb.core.api.SubmitRequest;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -97,7 +96,7 @@ public final class JobSubmit extends BaseCommand {
 
     @Override
     protected int execute() {
-        SubmitRequest request = new SubmitRequest(name, commandText(), workdir(), env(), priority, gpus, vram, node,
+        SubmitRequest request = new SubmitRequest(name, commandText(), workdir, env(), priority, gpus, vram, node,
                 lane, at, Ids.parseLists(after), Ids.parseLists(afterAny), timeout, retries, tags, submitter, note,
                 idempotencyKey);
         JobCommands.Submitted s = service().jobCommands().submit(request, tick.after());
@@ -161,10 +160,6 @@ public final class JobSubmit extends BaseCommand {
             throw NvidbException.usage("nothing to run: pass a command after --, or --script FILE");
         }
         return command.size() == 1 ? command.getFirst() : ShellQuote.join(command);
-    }
-
-    private String workdir() {
-        return workdir == null ? null : NvidbPaths.expandHome(workdir, ctx().env());
     }
 
     private Map<String, String> env() {

@@ -6,9 +6,9 @@ import java.util.List;
 import nvidb.cli.output.HumanViews;
 import nvidb.cli.output.Output;
 import nvidb.cli.output.Views;
-import nvidb.core.error.NvidbException;
-import nvidb.core.model.Job;
-import nvidb.core.service.QueueService;
+import nvidb.core.api.Job;
+import nvidb.core.api.NvidbException;
+import nvidb.core.api.Queue;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -33,7 +33,7 @@ public final class JobWait extends BaseCommand {
         if (timeout != null && timeout < 0) {
             throw NvidbException.usage("--timeout cannot be negative");
         }
-        QueueService service = service();
+        Queue service = service();
         List<Job> known = service.jobQueries().jobsById(wanted);
         List<Long> unknown = wanted.stream().filter(id -> known.stream().noneMatch(j -> j.id() == id)).distinct().toList();
         if (!unknown.isEmpty()) {

@@ -1,6 +1,6 @@
 package nvidb.cli.commands;
 
-import nvidb.core.service.TickMode;
+import nvidb.core.api.TickMode;
 import picocli.CommandLine.Option;
 
 /** {@code --no-tick} of commands that run a scheduler pass after they change something. */

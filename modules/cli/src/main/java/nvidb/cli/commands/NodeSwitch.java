@@ -2,7 +2,7 @@ package nvidb.cli.commands;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import nvidb.cli.output.Output;
-import nvidb.core.model.NodeRecord;
+import nvidb.core.api.NodeRecord;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 

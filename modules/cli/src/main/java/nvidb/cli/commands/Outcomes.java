@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.stream.Collectors;
 import nvidb.cli.output.Output;
-import nvidb.core.error.ErrorCode;
+import nvidb.core.api.ErrorCode;
 
 /**
  * The exit code of commands that act on several jobs at once: unknown ids make it 3 (not

@@ -2,9 +2,10 @@ package nvidb.cli.commands;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
 import nvidb.cli.output.Output;
 import nvidb.cli.output.Table;
-import nvidb.core.plugins.PluginRegistry;
+import nvidb.core.api.PluginEntry;
 import picocli.CommandLine.Command;
 
 @Command(name = "plugins", mixinStandardHelpOptions = true, description = {
@@ -12,11 +13,11 @@ import picocli.CommandLine.Command;
 public final class PluginsCommand extends BaseCommand {
     @Override
     protected int execute() {
-        PluginRegistry registry = ctx().plugins();
+        List<PluginEntry> plugins = ctx().plugins();
         if (json()) {
             ObjectNode o = Output.object();
             ArrayNode a = o.putArray("plugins");
-            for (PluginRegistry.Entry e : registry.all()) {
+            for (PluginEntry e : plugins) {
                 ObjectNode x = a.addObject();
                 x.put("name", e.name());
                 x.put("kind", e.kind().label());
@@ -26,7 +27,7 @@ public final class PluginsCommand extends BaseCommand {
             out().document(o);
         } else {
             Table t = new Table("NAME", "KIND", "VERSION", "ORIGIN");
-            for (PluginRegistry.Entry e : registry.all()) {
+            for (PluginEntry e : plugins) {
                 t.row(e.name(), e.kind().label(), e.factory().version(), e.origin());
             }
             out().line(t.render(""));

@@ -5,10 +5,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import nvidb.cli.output.HumanViews;
 import nvidb.cli.output.Output;
 import nvidb.cli.output.Views;
-import nvidb.core.error.NvidbException;
-import nvidb.core.model.Alert;
-import nvidb.core.service.JobQueries;
-import nvidb.core.service.QueueService;
+import nvidb.core.api.Alert;
+import nvidb.core.api.JobQueries;
+import nvidb.core.api.NvidbException;
+import nvidb.core.api.Queue;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -33,7 +33,7 @@ public final class QueueAlerts extends BaseCommand {
         if (number < 1) {
             throw NvidbException.usage("-n takes a number ≥ 1");
         }
-        QueueService service = service();
+        Queue service = service();
         service.tick(tick.read());
         JobQueries.AlertPage page = service.jobQueries().alerts(all, number);
         if (json()) {

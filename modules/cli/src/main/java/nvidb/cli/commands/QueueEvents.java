@@ -5,10 +5,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import nvidb.cli.output.HumanViews;
 import nvidb.cli.output.Output;
 import nvidb.cli.output.Views;
-import nvidb.core.error.NvidbException;
-import nvidb.core.model.Event;
-import nvidb.core.service.JobQueries;
-import nvidb.core.util.Ids;
+import nvidb.core.api.Event;
+import nvidb.core.api.Ids;
+import nvidb.core.api.JobQueries;
+import nvidb.core.api.NvidbException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

@@ -4,14 +4,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import nvidb.cli.output.LaneViews;
 import nvidb.cli.output.Output;
 import nvidb.cli.output.Views;
-import nvidb.core.error.NvidbException;
-import nvidb.core.model.LaneRecord;
-import nvidb.core.model.TickSummary;
-import nvidb.core.service.LaneOrdering;
-import nvidb.core.service.LaneQueries;
-import nvidb.core.service.LaneRunners;
-import nvidb.core.util.Ids;
-import nvidb.core.util.Times;
+import nvidb.core.api.Ids;
+import nvidb.core.api.LaneOrdering;
+import nvidb.core.api.LaneQueries;
+import nvidb.core.api.LaneRecord;
+import nvidb.core.api.LaneRunners;
+import nvidb.core.api.NvidbException;
+import nvidb.core.api.TickSummary;
+import nvidb.core.api.Times;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -65,8 +65,8 @@ public final class QueueLane extends BaseCommand {
         }
 
         /** The lane as JSON, with whether its runner answered lately. */
-        static ObjectNode laneJson(LaneRecord lane) {
-            return LaneViews.lane(lane, LaneQueries.runnerUp(lane, java.time.Instant.now()));
+        ObjectNode laneJson(LaneRecord lane) {
+            return LaneViews.lane(lane, service().laneQueries().runnerUp(lane, java.time.Instant.now()));
         }
 
         /**

@@ -6,8 +6,8 @@ import java.time.Instant;
 import java.util.List;
 import nvidb.cli.output.LaneViews;
 import nvidb.cli.output.Output;
-import nvidb.core.service.LaneQueries.LaneView;
-import nvidb.core.service.QueueService;
+import nvidb.core.api.LaneQueries.LaneView;
+import nvidb.core.api.Queue;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -23,7 +23,7 @@ public final class QueueLanes extends BaseCommand {
 
     @Override
     protected int execute() {
-        QueueService service = service();
+        Queue service = service();
         service.tick(tick.read());
         List<LaneView> views = service.laneQueries().list(node);
         Instant now = now();

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import nvidb.cli.output.HumanViews;
 import nvidb.cli.output.Output;
 import nvidb.cli.output.Views;
-import nvidb.core.service.QueueService;
+import nvidb.core.api.Queue;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -24,7 +24,7 @@ public final class QueueNodes extends BaseCommand {
 
     @Override
     protected int execute() {
-        QueueService service = service();
+        Queue service = service();
         service.tick(tick.read());
         var views = service.nodeAdmin().nodes(includeIgnored);
         if (json()) {

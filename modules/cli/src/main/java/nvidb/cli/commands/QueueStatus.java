@@ -10,13 +10,13 @@ import java.util.Map;
 import nvidb.cli.output.HumanViews;
 import nvidb.cli.output.Output;
 import nvidb.cli.output.Views;
-import nvidb.core.model.Alert;
-import nvidb.core.model.Job;
-import nvidb.core.model.JobState;
-import nvidb.core.service.JobQueries;
-import nvidb.core.service.JobQuery;
-import nvidb.core.service.QueueService;
-import nvidb.core.util.Times;
+import nvidb.core.api.Alert;
+import nvidb.core.api.Job;
+import nvidb.core.api.JobQueries;
+import nvidb.core.api.JobQuery;
+import nvidb.core.api.JobState;
+import nvidb.core.api.Queue;
+import nvidb.core.api.Times;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -34,7 +34,7 @@ public final class QueueStatus extends BaseCommand {
 
     @Override
     protected int execute() {
-        QueueService service = service();
+        Queue service = service();
         service.tick(tick.read());
         Instant now = now();
         List<Job> active = service.jobQueries().jobs(new JobQuery(EnumSet.of(JobState.PENDING, JobState.RUNNING), false, null, null, 0))
@@ -48,7 +48,7 @@ public final class QueueStatus extends BaseCommand {
         if (json()) {
             ObjectNode o = Output.object();
             o.put("generated_at", Times.iso(now));
-            o.put("db_path", service.paths().database().toString());
+            o.put("db_path", service.info().database().toString());
             o.put("last_tick_at", Times.iso(service.lastTickAt()));
             var lease = service.tickLease();
             if (lease.isPresent()) {
@@ -61,9 +61,9 @@ public final class QueueStatus extends BaseCommand {
                 o.putNull("tick_lock");
             }
             ObjectNode settings = o.putObject("settings");
-            settings.put("headroom_mb", service.config().settings().headroomMb());
-            settings.put("max_jobs_per_gpu", service.config().settings().maxJobsPerGpu());
-            settings.put("placement", service.config().settings().placement());
+            settings.put("headroom_mb", service.info().headroomMb());
+            settings.put("max_jobs_per_gpu", service.info().maxJobsPerGpu());
+            settings.put("placement", service.info().placement());
             ObjectNode c = o.putObject("counts");
             counts.forEach(c::put);
             o.set("held", Views.jobs(held, now));
@@ -80,7 +80,7 @@ public final class QueueStatus extends BaseCommand {
             out().document(o);
             return 0;
         }
-        out().line("QUEUE  db=" + service.paths().database() + "  last tick " + Times.age(service.lastTickAt(), now));
+        out().line("QUEUE  db=" + service.info().database() + "  last tick " + Times.age(service.lastTickAt(), now));
         if (alerts.open() > 0) {
             out().line("");
             out().line("ALERTS  " + alerts.open() + " open (nvidb queue alerts)");

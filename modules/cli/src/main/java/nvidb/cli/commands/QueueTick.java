@@ -1,9 +1,9 @@
 package nvidb.cli.commands;
 
 import nvidb.cli.output.Views;
-import nvidb.core.error.NvidbException;
-import nvidb.core.model.TickSummary;
-import nvidb.core.service.TickMode;
+import nvidb.core.api.NvidbException;
+import nvidb.core.api.TickMode;
+import nvidb.core.api.TickSummary;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

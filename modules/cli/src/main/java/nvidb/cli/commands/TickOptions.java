@@ -1,6 +1,6 @@
 package nvidb.cli.commands;
 
-import nvidb.core.service.TickMode;
+import nvidb.core.api.TickMode;
 import picocli.CommandLine.Option;
 
 /** {@code --tick} / {@code --no-tick} of commands that refresh from the nodes first. */

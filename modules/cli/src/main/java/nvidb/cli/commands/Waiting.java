@@ -5,10 +5,10 @@ import java.time.Instant;
 import java.util.List;
 import nvidb.cli.context.Interrupted;
 import nvidb.cli.output.Output;
-import nvidb.core.error.NvidbException;
-import nvidb.core.model.Job;
-import nvidb.core.service.QueueService;
-import nvidb.core.service.TickMode;
+import nvidb.core.api.Job;
+import nvidb.core.api.NvidbException;
+import nvidb.core.api.Queue;
+import nvidb.core.api.TickMode;
 
 /**
  * Waiting for jobs to end, shared by {@code job wait} and {@code job submit --wait}: a
@@ -23,7 +23,7 @@ final class Waiting {
         }
 
         boolean allSucceeded() {
-            return jobs.stream().allMatch(j -> j.state() == nvidb.core.model.JobState.COMPLETED);
+            return jobs.stream().allMatch(j -> j.state() == nvidb.core.api.JobState.COMPLETED);
         }
 
         /** 0 all completed, 1 one ended badly, 2 the timeout ran out with work still going. */
@@ -35,7 +35,7 @@ final class Waiting {
     private Waiting() {
     }
 
-    static Outcome until(QueueService service, List<Long> ids, Integer timeoutSeconds, Output out) {
+    static Outcome until(Queue service, List<Long> ids, Integer timeoutSeconds, Output out) {
         Instant deadline = timeoutSeconds == null || timeoutSeconds <= 0 ? null
                 : Instant.now().plusSeconds(timeoutSeconds);
         boolean terminal = System.console() != null;

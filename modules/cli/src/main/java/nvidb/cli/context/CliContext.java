@@ -4,11 +4,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import nvidb.cli.output.Output;
-import nvidb.core.config.ConfigLoader;
-import nvidb.core.config.NvidbPaths;
-import nvidb.core.config.QueueConfig;
-import nvidb.core.plugins.PluginRegistry;
-import nvidb.core.service.QueueService;
+import nvidb.core.api.PluginEntry;
+import nvidb.core.api.Queue;
+import nvidb.core.api.QueueAccess;
 import nvidb.pluginhost.SitePlugins;
 
 /**
@@ -19,10 +17,7 @@ public final class CliContext implements AutoCloseable {
     private final Map<String, String> env;
     private final Output output;
     private String dbPath;
-    private NvidbPaths paths;
-    private PluginRegistry plugins;
-    private QueueConfig config;
-    private QueueService service;
+    private QueueAccess access;
 
     public CliContext(Map<String, String> env, Output output) {
         this.env = Map.copyOf(env);
@@ -45,24 +40,22 @@ public final class CliContext implements AutoCloseable {
         return "1".equals(env.get("NVIDB_DEBUG"));
     }
 
-    public NvidbPaths paths() {
-        if (paths == null) {
-            paths = NvidbPaths.resolve(env, dbPath);
+    /** Core, reached through its one published package; opened on first use. */
+    private QueueAccess access() {
+        if (access == null) {
+            access = QueueAccess.open(env, dbPath, home -> SitePlugins.load(pluginFolders(home)));
         }
-        return paths;
+        return access;
     }
 
     /** Built-in plugins plus site plugins from {@code $NVIDB_HOME/plugins} and the distribution's {@code plugins/}. */
-    public PluginRegistry plugins() {
-        if (plugins == null) {
-            plugins = PluginRegistry.load(SitePlugins.load(pluginFolders()));
-        }
-        return plugins;
+    public List<PluginEntry> plugins() {
+        return access().plugins();
     }
 
-    public List<Path> pluginFolders() {
+    private static List<Path> pluginFolders(Path home) {
         List<Path> folders = new java.util.ArrayList<>();
-        folders.add(paths().home().resolve("plugins"));
+        folders.add(home.resolve("plugins"));
         String dist = System.getProperty("nvidb.dist.plugins");
         if (dist != null && !dist.isBlank()) {
             folders.add(Path.of(dist));
@@ -70,24 +63,15 @@ public final class CliContext implements AutoCloseable {
         return folders;
     }
 
-    public QueueConfig config() {
-        if (config == null) {
-            config = new ConfigLoader(plugins()).load(paths());
-        }
-        return config;
-    }
-
-    public QueueService service() {
-        if (service == null) {
-            service = QueueService.open(paths(), config(), plugins(), env);
-        }
-        return service;
+    /** The queue, with its configuration read. */
+    public Queue service() {
+        return access().queue();
     }
 
     @Override
     public void close() {
-        if (service != null) {
-            service.close();
+        if (access != null) {
+            access.close();
         }
     }
 }

@@ -3,11 +3,11 @@ package nvidb.cli.output;
 import java.time.Instant;
 import java.util.List;
 import java.util.stream.Collectors;
-import nvidb.core.model.Alert;
-import nvidb.core.model.Event;
-import nvidb.core.model.Job;
-import nvidb.core.util.Sizes;
-import nvidb.core.util.Times;
+import nvidb.core.api.Alert;
+import nvidb.core.api.Event;
+import nvidb.core.api.Job;
+import nvidb.core.api.Sizes;
+import nvidb.core.api.Times;
 
 /** The readable forms: tables and the detail page of a job. */
 public final class HumanViews {
@@ -161,7 +161,7 @@ public final class HumanViews {
     }
 
     /** The NODES block of {@code queue nodes} and {@code queue status}. */
-    public static String nodes(List<nvidb.core.service.NodeAdmin.NodeView> views, boolean procs, Instant now) {
+    public static String nodes(List<nvidb.core.api.NodeAdmin.NodeView> views, boolean procs, Instant now) {
         StringBuilder sb = new StringBuilder("NODES");
         if (views.isEmpty()) {
             sb.append("\n  (none)");

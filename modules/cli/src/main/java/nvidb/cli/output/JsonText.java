@@ -143,9 +143,9 @@ final class JsonText {
         }
     }
 
-    /** See {@link nvidb.core.util.JsonTrees#write}. */
+    /** See {@link nvidb.core.api.JsonTrees#write}. */
     private static boolean writeTree(JsonGenerator g, JsonNode node) throws IOException {
-        return nvidb.core.util.JsonTrees.write(g, node);
+        return nvidb.core.api.JsonTrees.write(g, node);
     }
 
     /** {@code ObjectMapper.readTree(text)}: the same nodes, or the same exception. */
@@ -159,7 +159,7 @@ final class JsonText {
      * anything else (duplicate keys, big or single-precision numbers, trailing text, errors).
      */
     private static JsonNode parse(String text) {
-        return nvidb.core.util.JsonTrees.parse(FACTORY, text);
+        return nvidb.core.api.JsonTrees.parse(FACTORY, text);
     }
 
 }

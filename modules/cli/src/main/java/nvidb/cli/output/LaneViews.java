@@ -4,11 +4,11 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;
 import java.util.List;
-import nvidb.core.model.Job;
-import nvidb.core.model.LaneRecord;
-import nvidb.core.service.LaneQueries.LaneView;
-import nvidb.core.util.Sizes;
-import nvidb.core.util.Times;
+import nvidb.core.api.Job;
+import nvidb.core.api.LaneQueries.LaneView;
+import nvidb.core.api.LaneRecord;
+import nvidb.core.api.Sizes;
+import nvidb.core.api.Times;
 
 /** Lanes as {@code --json} prints them (Lane, LaneView) and as tables for people. */
 public final class LaneViews {

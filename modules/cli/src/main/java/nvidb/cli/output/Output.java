@@ -3,11 +3,11 @@ package nvidb.cli.output;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.FileOutputStream;
 import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import nvidb.core.error.ErrorCode;
+import nvidb.core.api.ErrorCode;
 
 /**
  * Where a command's words go. With {@code --json} every outcome is exactly one JSON document on

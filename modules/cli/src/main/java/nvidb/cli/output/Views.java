@@ -10,11 +10,11 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
-import nvidb.core.model.Alert;
-import nvidb.core.model.Event;
-import nvidb.core.model.Job;
-import nvidb.core.model.TickSummary;
-import nvidb.core.util.Times;
+import nvidb.core.api.Alert;
+import nvidb.core.api.Event;
+import nvidb.core.api.Job;
+import nvidb.core.api.TickSummary;
+import nvidb.core.api.Times;
 
 /** The JSON contract: each record as {@code --json} prints it (keys and order of the reference). */
 public final class Views {
@@ -108,7 +108,7 @@ public final class Views {
     }
 
     /** A node with its GPUs; {@code allowlistOnly} hides cards outside {@code gpus:} that carry no queue job. */
-    public static ObjectNode node(nvidb.core.service.NodeAdmin.NodeView v, boolean allowlistOnly) {
+    public static ObjectNode node(nvidb.core.api.NodeAdmin.NodeView v, boolean allowlistOnly) {
         var n = v.node();
         ObjectNode o = Output.object();
         o.put("name", n.name());
@@ -123,7 +123,7 @@ public final class Views {
         o.put("gpu_count", n.gpuCount());
         o.put("probed_at", iso(n.probedAt()));
         ArrayNode gpus = o.putArray("gpus");
-        for (nvidb.core.model.GpuState g : v.gpus()) {
+        for (nvidb.core.api.GpuState g : v.gpus()) {
             boolean allowed = v.allowlist() == null || v.allowlist().contains(g.index());
             if (!allowlistOnly || allowed || g.queueJobs() > 0) {
                 gpus.add(gpu(g));
@@ -132,7 +132,7 @@ public final class Views {
         return o;
     }
 
-    public static ObjectNode gpu(nvidb.core.model.GpuState g) {
+    public static ObjectNode gpu(nvidb.core.api.GpuState g) {
         ObjectNode o = Output.object();
         o.put("node", g.node());
         o.put("index", g.index());

@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import nvidb.core.error.NvidbException;
+import nvidb.core.api.NvidbException;
 import nvidb.spi.config.ConfigSection;
 import nvidb.spi.config.ConfigValue;
 import org.yaml.snakeyaml.LoaderOptions;

@@ -5,18 +5,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
-import nvidb.core.error.ErrorCode;
-import nvidb.core.error.NvidbException;
-import nvidb.core.model.AlertKind;
-import nvidb.core.model.EventKind;
-import nvidb.core.model.Job;
-import nvidb.core.model.JobState;
-import nvidb.core.model.TickSummary.AlertRef;
-import nvidb.core.store.JobRepository;
+import nvidb.core.api.AlertKind;
+import nvidb.core.api.ErrorCode;
+import nvidb.core.api.EventKind;
+import nvidb.core.api.Job;
+import nvidb.core.api.JobState;
+import nvidb.core.api.NvidbException;
+import nvidb.core.api.Sizes;
+import nvidb.core.api.TickSummary.AlertRef;
 import nvidb.core.store.JobRepository.Changes;
 import nvidb.core.store.JobRepository.Column;
+import nvidb.core.store.JobRepository;
 import nvidb.core.store.Store;
-import nvidb.core.util.Sizes;
 import nvidb.core.util.Texts;
 
 /**

@@ -2,8 +2,8 @@ package nvidb.core.lifecycle;
 
 import java.util.EnumSet;
 import java.util.Set;
-import nvidb.core.model.Job;
-import nvidb.core.model.JobState;
+import nvidb.core.api.Job;
+import nvidb.core.api.JobState;
 
 /**
  * Every way a job's record may change state, with the states it may start from. This table is

@@ -3,7 +3,7 @@ package nvidb.core.node;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import nvidb.core.model.Job;
+import nvidb.core.api.Job;
 
 /**
  * The POSIX shell scripts nvidb sends to a node to start, stop and read a job. Nothing is

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
-import nvidb.core.util.ShellQuote;
+import nvidb.core.api.ShellQuote;
 
 /**
  * Renders a node script from the POSIX sh resources next to this class: a header nvidb fills in,

@@ -9,7 +9,8 @@ import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.TreeSet;
-import nvidb.core.error.NvidbException;
+import nvidb.core.api.NvidbException;
+import nvidb.core.api.PluginEntry;
 import nvidb.spi.PluginFactory;
 import nvidb.spi.PluginKind;
 import nvidb.spi.alert.AlertSinkFactory;
@@ -24,25 +25,15 @@ import nvidb.spi.transport.TransportFactory;
  */
 public final class PluginRegistry {
 
-    /** A plugin and where it came from ({@code builtin} or the jar it was loaded from). */
-    public record Entry(PluginFactory factory, String origin) {
-        public String name() {
-            return factory.name();
-        }
 
-        public PluginKind kind() {
-            return factory.kind();
-        }
-    }
+    private final Map<PluginKind, Map<String, PluginEntry>> byKind = new LinkedHashMap<>();
 
-    private final Map<PluginKind, Map<String, Entry>> byKind = new LinkedHashMap<>();
-
-    private PluginRegistry(List<Entry> entries) {
+    private PluginRegistry(List<PluginEntry> entries) {
         for (PluginKind kind : PluginKind.values()) {
             byKind.put(kind, new LinkedHashMap<>());
         }
-        for (Entry e : entries) {
-            Entry clash = byKind.get(e.kind()).putIfAbsent(e.name(), e);
+        for (PluginEntry e : entries) {
+            PluginEntry clash = byKind.get(e.kind()).putIfAbsent(e.name(), e);
             if (clash != null) {
                 throw NvidbException.failed("two " + e.kind().label() + " plugins are named '" + e.name() + "': "
                         + describe(clash) + " and " + describe(e) + "; remove one of them");
@@ -50,31 +41,31 @@ public final class PluginRegistry {
         }
     }
 
-    private static String describe(Entry e) {
+    private static String describe(PluginEntry e) {
         return e.factory().getClass().getName() + " (" + e.origin() + ")";
     }
 
     /** The built-in plugins of the module layer or class path, plus {@code sitePlugins}. */
-    public static PluginRegistry load(List<Entry> sitePlugins) {
-        List<Entry> all = new ArrayList<>();
+    public static PluginRegistry load(List<PluginEntry> sitePlugins) {
+        List<PluginEntry> all = new ArrayList<>();
         for (Class<? extends PluginFactory> type : List.of(ProbeFactory.class, TransportFactory.class,
                 PlacementPolicyFactory.class, AlertSinkFactory.class)) {
             for (PluginFactory f : ServiceLoader.load(type, PluginRegistry.class.getClassLoader())) {
-                all.add(new Entry(f, "builtin"));
+                all.add(new PluginEntry(f, "builtin"));
             }
         }
         all.addAll(sitePlugins);
         return new PluginRegistry(all);
     }
 
-    public static PluginRegistry of(List<Entry> entries) {
+    public static PluginRegistry of(List<PluginEntry> entries) {
         return new PluginRegistry(entries);
     }
 
-    public List<Entry> all() {
-        List<Entry> out = new ArrayList<>();
+    public List<PluginEntry> all() {
+        List<PluginEntry> out = new ArrayList<>();
         byKind.values().forEach(m -> out.addAll(m.values()));
-        out.sort(Comparator.comparing((Entry e) -> e.kind().ordinal()).thenComparing(Entry::name));
+        out.sort(Comparator.comparing((PluginEntry e) -> e.kind().ordinal()).thenComparing(PluginEntry::name));
         return out;
     }
 
@@ -83,7 +74,7 @@ public final class PluginRegistry {
     }
 
     public <T extends PluginFactory> Optional<T> find(Class<T> type, PluginKind kind, String name) {
-        Entry e = byKind.get(kind).get(name);
+        PluginEntry e = byKind.get(kind).get(name);
         return e == null ? Optional.empty() : Optional.of(type.cast(e.factory()));
     }
 

@@ -1,8 +1,8 @@
 package nvidb.core.scheduler;
 
 import java.util.Map;
-import nvidb.core.model.Job;
-import nvidb.core.model.JobState;
+import nvidb.core.api.Job;
+import nvidb.core.api.JobState;
 
 /**
  * Decides whether a pending job's dependencies let it run. A job is held when any of its

@@ -6,11 +6,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import nvidb.core.api.Job;
+import nvidb.core.api.TickSummary;
+import nvidb.core.api.Times;
 import nvidb.core.lifecycle.JobLifecycle;
-import nvidb.core.model.Job;
-import nvidb.core.model.TickSummary;
 import nvidb.core.store.Store;
-import nvidb.core.util.Times;
 
 /**
  * Holds pending jobs whose dependencies died (one alert per new reason), and lets go of those

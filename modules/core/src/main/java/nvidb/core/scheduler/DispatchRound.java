@@ -3,7 +3,7 @@ package nvidb.core.scheduler;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import nvidb.core.model.Job;
+import nvidb.core.api.Job;
 
 /**
  * What the dispatch passes of one tick share, read once after the gate: the pending jobs in

@@ -3,10 +3,10 @@ package nvidb.core.scheduler;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import nvidb.core.model.Job;
-import nvidb.core.model.LaneRecord;
-import nvidb.core.model.NodeRecord;
-import nvidb.core.model.TickSummary;
+import nvidb.core.api.Job;
+import nvidb.core.api.LaneRecord;
+import nvidb.core.api.NodeRecord;
+import nvidb.core.api.TickSummary;
 import nvidb.core.node.NodeConnections;
 import nvidb.core.store.Store;
 

@@ -4,10 +4,10 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import nvidb.core.api.Job;
+import nvidb.core.api.LaneRecord;
+import nvidb.core.api.NodeRecord;
 import nvidb.core.config.ServerConfig;
-import nvidb.core.model.Job;
-import nvidb.core.model.LaneRecord;
-import nvidb.core.model.NodeRecord;
 
 /**
  * Whether a lane may start its next job: the one rule the staging pass, the lane dispatch pass and

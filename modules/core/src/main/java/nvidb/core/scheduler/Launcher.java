@@ -2,17 +2,17 @@ package nvidb.core.scheduler;
 
 import java.time.Duration;
 import java.time.Instant;
+import nvidb.core.api.Job;
+import nvidb.core.api.LaneRecord;
+import nvidb.core.api.TickSummary;
+import nvidb.core.api.Times;
 import nvidb.core.config.QueueConfig;
 import nvidb.core.lifecycle.JobLifecycle;
 import nvidb.core.lifecycle.Moves;
-import nvidb.core.model.Job;
-import nvidb.core.model.LaneRecord;
-import nvidb.core.model.TickSummary;
 import nvidb.core.node.LaunchResult;
 import nvidb.core.node.NodeConnections;
 import nvidb.core.node.NodeScripts;
 import nvidb.core.util.Texts;
-import nvidb.core.util.Times;
 import nvidb.spi.transport.ExecResult;
 import nvidb.spi.transport.TransportException;
 

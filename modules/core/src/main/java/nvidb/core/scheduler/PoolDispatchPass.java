@@ -1,16 +1,16 @@
 package nvidb.core.scheduler;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.time.Instant;
+import nvidb.core.api.Job;
+import nvidb.core.api.TickSummary;
+import nvidb.core.api.Times;
 import nvidb.core.lifecycle.JobLifecycle;
-import nvidb.core.model.Job;
-import nvidb.core.model.TickSummary;
 import nvidb.core.node.LaunchResult;
-import nvidb.core.util.Times;
 import nvidb.spi.transport.TransportException;
 
 /**

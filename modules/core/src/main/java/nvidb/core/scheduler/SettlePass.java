@@ -4,19 +4,19 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import nvidb.core.api.Job;
+import nvidb.core.api.JobState;
+import nvidb.core.api.LaneRecord;
+import nvidb.core.api.TickSummary;
+import nvidb.core.api.Times;
 import nvidb.core.lifecycle.JobLifecycle;
 import nvidb.core.lifecycle.Moves;
-import nvidb.core.model.Job;
-import nvidb.core.model.JobState;
-import nvidb.core.model.LaneRecord;
-import nvidb.core.model.TickSummary;
 import nvidb.core.node.NodeReport;
-import nvidb.core.store.Json;
 import nvidb.core.store.JobRepository.Changes;
 import nvidb.core.store.JobRepository.Column;
+import nvidb.core.store.Json;
 import nvidb.core.store.Store;
 import nvidb.core.util.Texts;
-import nvidb.core.util.Times;
 
 /**
  * Applies what one reached node's job directories say: a staged lane job the runner started

@@ -3,11 +3,11 @@ package nvidb.core.scheduler;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import nvidb.core.api.Job;
+import nvidb.core.api.JobState;
+import nvidb.core.api.TickSummary;
 import nvidb.core.lifecycle.JobLifecycle;
 import nvidb.core.lifecycle.Moves;
-import nvidb.core.model.Job;
-import nvidb.core.model.JobState;
-import nvidb.core.model.TickSummary;
 import nvidb.core.store.Store;
 import nvidb.core.util.Texts;
 import nvidb.spi.transport.TransportException;
@@ -48,7 +48,7 @@ final class TimeoutPass {
             } catch (TransportException e) {
                 orphanReason = "timed out while unreachable";
             }
-            Instant at = nvidb.core.util.Times.now();
+            Instant at = nvidb.core.api.Times.now();
             Moves.Overrun overrun = new Moves.Overrun(job.maxRuntimeS(), null, at,
                     tail == null ? null : Texts.lastChars(tail, TAIL_CHARS), null, false, orphanReason);
             JobLifecycle.Applied done = JobLifecycle.ifStillLegal(() -> lifecycle.timeOut(job.id(), overrun, at));

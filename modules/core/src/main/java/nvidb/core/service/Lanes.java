@@ -6,10 +6,10 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
-import nvidb.core.error.NvidbException;
-import nvidb.core.model.Job;
-import nvidb.core.model.JobState;
-import nvidb.core.model.LaneRecord;
+import nvidb.core.api.Job;
+import nvidb.core.api.JobState;
+import nvidb.core.api.LaneRecord;
+import nvidb.core.api.NvidbException;
 import nvidb.core.store.JobRepository.Changes;
 import nvidb.core.store.JobRepository.Column;
 import nvidb.core.store.Store;
@@ -76,7 +76,7 @@ final class Lanes {
         }
         gpus.sort(Comparator.naturalOrder());
         String name = node + ":" + String.join(",", gpus.stream().map(String::valueOf).toList());
-        store.lanes.create(name, node, gpus, nvidb.core.util.Times.now());
+        store.lanes.create(name, node, gpus, nvidb.core.api.Times.now());
         return new Resolved(name, node, gpus);
     }
 

@@ -3,7 +3,7 @@ package nvidb.core.service;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import nvidb.core.error.NvidbException;
+import nvidb.core.api.NvidbException;
 
 /**
  * Resolves what a user typed to one node (or lane) name: exact, then case-insensitive, then a

@@ -5,9 +5,9 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Supplier;
-import nvidb.core.error.ErrorCode;
-import nvidb.core.error.NvidbException;
-import nvidb.core.model.Lease;
+import nvidb.core.api.ErrorCode;
+import nvidb.core.api.Lease;
+import nvidb.core.api.NvidbException;
 import nvidb.core.scheduler.Scheduler;
 import nvidb.core.store.Store;
 

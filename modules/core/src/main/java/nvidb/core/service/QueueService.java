@@ -4,26 +4,35 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import nvidb.core.api.JobCommands;
+import nvidb.core.api.JobEdits;
+import nvidb.core.api.JobQueries;
+import nvidb.core.api.LaneOrdering;
+import nvidb.core.api.LaneQueries;
+import nvidb.core.api.LaneRunners;
+import nvidb.core.api.Lease;
+import nvidb.core.api.NodeAdmin;
+import nvidb.core.api.Queue;
+import nvidb.core.api.TickMode;
+import nvidb.core.api.TickSummary;
+import nvidb.core.api.Times;
 import nvidb.core.config.NvidbPaths;
 import nvidb.core.config.QueueConfig;
 import nvidb.core.config.ServerConfig;
 import nvidb.core.lifecycle.JobLifecycle;
-import nvidb.core.model.Lease;
-import nvidb.core.model.TickSummary;
 import nvidb.core.node.NodeConnections;
 import nvidb.core.plugins.PluginRegistry;
 import nvidb.core.scheduler.NodeKills;
 import nvidb.core.scheduler.Scheduler;
 import nvidb.core.store.Json;
 import nvidb.core.store.Store;
-import nvidb.core.util.Times;
 
 /**
  * The one door from the command line into the queue: opens the store, keeps the configured nodes
  * recorded, runs ticks, and hands out the command and query objects. Each of their methods is one
  * user-visible operation: it validates, writes in one transaction, and says what happened.
  */
-public final class QueueService implements AutoCloseable {
+public final class QueueService implements Queue {
     static final String NODES_SIGNATURE = "nodes_signature";
 
     private final NvidbPaths paths;
@@ -59,16 +68,10 @@ public final class QueueService implements AutoCloseable {
         return service;
     }
 
-    public NvidbPaths paths() {
-        return paths;
-    }
-
-    public QueueConfig config() {
-        return config;
-    }
-
-    public PluginRegistry plugins() {
-        return plugins;
+    @Override
+    public Info info() {
+        return new Info(paths.database(), config.settings().headroomMb(), config.settings().maxJobsPerGpu(),
+                config.settings().placement());
     }
 
     /** Records the configured servers as nodes; written only when the configuration changed. */
@@ -91,6 +94,7 @@ public final class QueueService implements AutoCloseable {
     }
 
 
+    @Override
     public TickSummary tick(TickMode mode) {
         return switch (mode) {
             case NONE -> TickSummary.disabled();
@@ -99,10 +103,12 @@ public final class QueueService implements AutoCloseable {
         };
     }
 
+    @Override
     public Optional<Lease> tickLease() {
         return store.db.read(() -> store.leases.get(Scheduler.LEASE));
     }
 
+    @Override
     public Instant lastTickAt() {
         return store.db.read(() -> store.meta.get("last_tick_at").map(Times::parse).orElse(null));
     }
@@ -112,39 +118,39 @@ public final class QueueService implements AutoCloseable {
         return context.resolveNode(typed);
     }
 
-    /** Submitting, cancelling, requeueing, releasing and purging jobs; acknowledging alerts. */
+    @Override
     public JobCommands jobCommands() {
-        return new JobCommands(context);
+        return new JobCommandService(context);
     }
 
-    /** A job's note, result, priority, dispatch slot and dependencies. */
+    @Override
     public JobEdits jobEdits() {
-        return new JobEdits(context);
+        return new JobEditService(context);
     }
 
-    /** Jobs, events, alerts, counts and job logs. */
+    @Override
     public JobQueries jobQueries() {
-        return new JobQueries(context);
+        return new JobQueryService(context);
     }
 
-    /** The nodes view; draining, resuming, ignoring and bringing back a node. */
+    @Override
     public NodeAdmin nodeAdmin() {
-        return new NodeAdmin(context);
+        return new NodeAdminService(context);
     }
 
-    /** Listing and showing lanes (one transaction each, no node contact). */
+    @Override
     public LaneQueries laneQueries() {
-        return new LaneQueries(context);
+        return new LaneQueryService(context);
     }
 
-    /** Reordering lanes and what they may run (one transaction each, no node contact). */
+    @Override
     public LaneOrdering laneOrdering() {
-        return new LaneOrdering(context);
+        return new LaneOrderService(context);
     }
 
-    /** A lane's runner on its node: its status, switching it on or off, stopping or restarting it. */
+    @Override
     public LaneRunners laneRunners() {
-        return new LaneRunners(context);
+        return new LaneRunnerService(context);
     }
 
     @Override

@@ -10,8 +10,8 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
-import nvidb.core.model.Alert;
-import nvidb.core.model.AlertKind;
+import nvidb.core.api.Alert;
+import nvidb.core.api.AlertKind;
 
 /** The {@code alerts} table. */
 public final class AlertRepository {

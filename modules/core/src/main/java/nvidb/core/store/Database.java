@@ -12,8 +12,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.ThreadLocalRandom;
-import nvidb.core.error.NvidbException;
-import nvidb.core.util.Times;
+import nvidb.core.api.NvidbException;
+import nvidb.core.api.Times;
 
 /**
  * The queue database: one SQLite file in WAL mode with {@code synchronous=FULL}, so a submit
@@ -49,7 +49,7 @@ public final class Database implements AutoCloseable {
             return db;
         } catch (SQLException | IOException e) {
             closeQuietly(c);
-            throw new NvidbException(nvidb.core.error.ErrorCode.FAILED,
+            throw new NvidbException(nvidb.core.api.ErrorCode.FAILED,
                     "could not open the queue database " + path + ": " + e.getMessage(), e);
         } catch (RuntimeException e) {
             // A refused (newer) database included: let go of the file before reporting.

@@ -8,8 +8,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import nvidb.core.model.Event;
-import nvidb.core.model.EventKind;
+import nvidb.core.api.Event;
+import nvidb.core.api.EventKind;
 
 /** The append-only {@code events} table. */
 public final class EventLog {

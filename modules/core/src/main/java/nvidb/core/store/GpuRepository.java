@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import nvidb.core.model.GpuState;
+import nvidb.core.api.GpuState;
 
 /** The {@code gpus} table: a cache of the last probe, replaced wholesale per node. */
 public final class GpuRepository {

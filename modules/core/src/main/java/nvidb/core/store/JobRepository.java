@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
-import nvidb.core.model.Job;
-import nvidb.core.model.JobState;
+import nvidb.core.api.Job;
+import nvidb.core.api.JobState;
 
 /** The {@code jobs} table. */
 public final class JobRepository {

@@ -107,9 +107,9 @@ public final class Json implements MapperHolder {
         return o.getClass().getName().startsWith("java.util.");
     }
 
-    /** See {@link nvidb.core.util.JsonTrees#write}. */
+    /** See {@link nvidb.core.api.JsonTrees#write}. */
     public static boolean writeTree(JsonGenerator g, JsonNode node) throws IOException {
-        return nvidb.core.util.JsonTrees.write(g, node);
+        return nvidb.core.api.JsonTrees.write(g, node);
     }
 
     /**
@@ -124,7 +124,7 @@ public final class Json implements MapperHolder {
 
     /** The tree of {@code text} when it is one JSON value of the usual kinds; null otherwise. */
     public static JsonNode parseTree(JsonFactory factory, String text) {
-        return nvidb.core.util.JsonTrees.parse(factory, text);
+        return nvidb.core.api.JsonTrees.parse(factory, text);
     }
 
 

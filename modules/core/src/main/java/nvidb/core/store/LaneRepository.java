@@ -7,7 +7,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import nvidb.core.model.LaneRecord;
+import nvidb.core.api.LaneRecord;
 
 /** The {@code lanes} table. */
 public final class LaneRepository {

@@ -5,7 +5,7 @@ import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
-import nvidb.core.model.Lease;
+import nvidb.core.api.Lease;
 
 /**
  * Named leases in the {@code locks} table. A lease held by another owner and not yet expired is

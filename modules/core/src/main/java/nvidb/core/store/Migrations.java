@@ -5,7 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import nvidb.core.error.NvidbException;
+import nvidb.core.api.NvidbException;
 
 /**
  * Numbered schema migrations: {@code migrations/1.sql}, {@code 2.sql}, … each applied in its own

@@ -6,7 +6,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import nvidb.core.model.NodeRecord;
+import nvidb.core.api.NodeRecord;
 
 /** The {@code nodes} table: configured servers plus what their probes last said. */
 public final class NodeRepository {

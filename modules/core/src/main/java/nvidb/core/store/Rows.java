@@ -5,7 +5,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
-import nvidb.core.util.Times;
+import nvidb.core.api.Times;
 
 /** Null-aware column access shared by the repositories. */
 final class Rows {
@@ -23,7 +23,7 @@ final class Rows {
         try {
             return work.run();
         } catch (SQLException e) {
-            throw nvidb.core.error.NvidbException.failed("queue database: " + e.getMessage());
+            throw nvidb.core.api.NvidbException.failed("queue database: " + e.getMessage());
         }
     }
 

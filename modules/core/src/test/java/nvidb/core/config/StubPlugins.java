@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import nvidb.core.api.PluginEntry;
 import nvidb.core.plugins.PluginRegistry;
 import nvidb.spi.PluginKind;
 import nvidb.spi.alert.AlertSink;
@@ -34,17 +35,17 @@ final class StubPlugins {
 
     /** The same names; every transport, probe and sink hands its section to {@code check}. */
     static PluginRegistry registry(Consumer<ConfigSection> check) {
-        List<PluginRegistry.Entry> entries = new ArrayList<>();
+        List<PluginEntry> entries = new ArrayList<>();
         for (String placement : List.of("spread", "pack")) {
-            entries.add(new PluginRegistry.Entry(new Stub(placement, PluginKind.PLACEMENT, check), "test"));
+            entries.add(new PluginEntry(new Stub(placement, PluginKind.PLACEMENT, check), "test"));
         }
         for (String transport : List.of("ssh", "local")) {
-            entries.add(new PluginRegistry.Entry(new Stub(transport, PluginKind.TRANSPORT, check), "test"));
+            entries.add(new PluginEntry(new Stub(transport, PluginKind.TRANSPORT, check), "test"));
         }
         for (String probe : List.of("nvidia-smi", "wsl")) {
-            entries.add(new PluginRegistry.Entry(new Stub(probe, PluginKind.PROBE, check), "test"));
+            entries.add(new PluginEntry(new Stub(probe, PluginKind.PROBE, check), "test"));
         }
-        entries.add(new PluginRegistry.Entry(new Stub("log", PluginKind.ALERT_SINK, check), "test"));
+        entries.add(new PluginEntry(new Stub("log", PluginKind.ALERT_SINK, check), "test"));
         return PluginRegistry.of(entries);
     }
 

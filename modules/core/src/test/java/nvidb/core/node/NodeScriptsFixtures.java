@@ -7,8 +7,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import nvidb.core.model.Job;
-import nvidb.core.model.JobState;
+import nvidb.core.api.Job;
+import nvidb.core.api.JobState;
 
 /** Jobs and filled-in node scripts for the tests, and a real {@code sh -s} to run them. */
 final class NodeScriptsFixtures {

@@ -8,13 +8,14 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import nvidb.core.api.Alert;
+import nvidb.core.api.Event;
+import nvidb.core.api.Job;
+import nvidb.core.api.PluginEntry;
 import nvidb.core.config.QueueConfig;
 import nvidb.core.config.QueueSettings;
 import nvidb.core.config.ServerConfig;
 import nvidb.core.lifecycle.JobLifecycle;
-import nvidb.core.model.Alert;
-import nvidb.core.model.Event;
-import nvidb.core.model.Job;
 import nvidb.core.node.NodeConnections;
 import nvidb.core.plugins.PluginRegistry;
 import nvidb.core.store.JobRepository;
@@ -46,7 +47,7 @@ final class PassFixture implements AutoCloseable {
                 dir.resolve("jobs").toString(), Map.of());
         config = new QueueConfig(QueueSettings.defaults(), List.of(box), null);
         nodes = new NodeConnections(config, PluginRegistry.of(List.of(
-                new PluginRegistry.Entry(new ShFactory(), "test"), new PluginRegistry.Entry(new NoGpuProbe(), "test"))));
+                new PluginEntry(new ShFactory(), "test"), new PluginEntry(new NoGpuProbe(), "test"))));
         lifecycle = new JobLifecycle(store);
         store.db.write(() -> {
             store.nodes.upsertConfigured(NODE, "localhost", 22, null, 0);

@@ -8,10 +8,10 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import nvidb.core.model.Job;
-import nvidb.core.model.JobState;
-import nvidb.core.model.NodeRecord;
-import nvidb.core.model.TickSummary;
+import nvidb.core.api.Job;
+import nvidb.core.api.JobState;
+import nvidb.core.api.NodeRecord;
+import nvidb.core.api.TickSummary;
 import nvidb.core.node.NodeReport;
 import nvidb.core.store.JobRepository.Changes;
 import nvidb.core.store.JobRepository.Column;
@@ -203,8 +203,8 @@ class PassesTest {
     }
 
     /** An idle 80 GiB card. */
-    private static nvidb.core.model.GpuState gpu() {
-        return new nvidb.core.model.GpuState(PassFixture.NODE, 0, "GPU-0", "H100", 81_920, 0, 0, 0, 30, 0, 0, 0, 0, 0,
+    private static nvidb.core.api.GpuState gpu() {
+        return new nvidb.core.api.GpuState(PassFixture.NODE, 0, "GPU-0", "H100", 81_920, 0, 0, 0, 30, 0, 0, 0, 0, 0,
                 "processes", List.of(), 81_920, Instant.now());
     }
 

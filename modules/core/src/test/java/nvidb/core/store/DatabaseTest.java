@@ -19,9 +19,9 @@ import java.sql.Connection;
 import java.sql.Statement;
 import java.util.List;
 import java.util.stream.IntStream;
-import nvidb.core.error.ErrorCode;
-import nvidb.core.error.NvidbException;
-import nvidb.core.util.Times;
+import nvidb.core.api.ErrorCode;
+import nvidb.core.api.NvidbException;
+import nvidb.core.api.Times;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -168,7 +168,7 @@ class DatabaseTest {
             IllegalStateException boom = assertThrows(IllegalStateException.class, () -> s.db.write(() -> {
                 s.jobs.insert(job("doomed"), Times.now());
                 s.meta.put("half", "written");
-                s.events.append(Times.now(), nvidb.core.model.EventKind.JOB_SUBMITTED, 1L, null, "doomed", null);
+                s.events.append(Times.now(), nvidb.core.api.EventKind.JOB_SUBMITTED, 1L, null, "doomed", null);
                 throw new IllegalStateException("boom");
             }));
             assertEquals("boom", boom.getMessage());

@@ -17,8 +17,8 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
 import java.util.stream.IntStream;
-import nvidb.core.model.Job;
-import nvidb.core.model.JobState;
+import nvidb.core.api.Job;
+import nvidb.core.api.JobState;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -83,7 +83,7 @@ class MigrationsTest {
                         assertEquals(1, s.events.since(0, null, 100).size());
                         // AUTOINCREMENT continues after the surviving rows.
                         long next = s.db.write(() -> s.jobs.insert(StoreFixtures.job("after-upgrade"),
-                                nvidb.core.util.Times.now()));
+                                nvidb.core.api.Times.now()));
                         assertEquals(3, next);
                     })));
 

@@ -2,7 +2,7 @@ package nvidb.core.store;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import nvidb.core.util.Times;
+import nvidb.core.api.Times;
 
 /**
  * A separate process for {@link ConcurrentOpenTest}: announces it is up, waits for the shared

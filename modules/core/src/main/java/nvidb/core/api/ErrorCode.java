@@ -1,0 +1,36 @@
+package nvidb.core.api;
+
+/**
+ * Every way a command can end badly, with its exit code ({@code decisions.md} §5) and the word
+ * {@code --json} prints as {@code "code"}.
+ */
+public enum ErrorCode {
+    /** A command could not do its work, or a waited-for job ended badly. */
+    FAILED(1, "failed"),
+    /** {@code job wait}: the timeout ran out with work still going. */
+    WAIT_TIMEOUT(2, "timeout"),
+    /** Unknown job, node, lane or alert. */
+    NOT_FOUND(3, "not_found"),
+    /** The scheduler lease is held, or the transition is illegal. */
+    CONFLICT(4, "conflict"),
+    /** Unknown option, bad size, bad id, malformed value, broken configuration. */
+    USAGE(64, "usage"),
+    /** Ctrl-C. */
+    INTERRUPTED(130, "interrupted");
+
+    private final int exitCode;
+    private final String label;
+
+    ErrorCode(int exitCode, String label) {
+        this.exitCode = exitCode;
+        this.label = label;
+    }
+
+    public int exitCode() {
+        return exitCode;
+    }
+
+    public String label() {
+        return label;
+    }
+}

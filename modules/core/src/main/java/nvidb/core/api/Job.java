@@ -1,0 +1,88 @@
+package nvidb.core.api;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One job record, as stored. {@code resultJson} is the stored JSON text of the result (null when
+ * none). Collections are never null.
+ */
+public record Job(
+        long id,
+        String name,
+        JobState state,
+        String command,
+        String workdir,
+        Map<String, String> env,
+        int priority,
+        int gpus,
+        long vramMb,
+        String nodeConstraint,
+        List<Long> dependsOn,
+        List<Long> dependsAny,
+        Integer maxRuntimeS,
+        String submitter,
+        List<String> tags,
+        Instant createdAt,
+        Instant updatedAt,
+        Instant startedAt,
+        Instant finishedAt,
+        String node,
+        List<Integer> gpuIds,
+        String lane,
+        Long laneSeq,
+        Integer remotePid,
+        Integer remotePgid,
+        String runDir,
+        Integer exitCode,
+        int attempt,
+        int maxRetries,
+        String lastError,
+        Instant heartbeatAt,
+        Integer gpuMemMb,
+        String resultJson,
+        String notes,
+        String progress,
+        Instant progressAt,
+        String heldReason,
+        String idempotencyKey) {
+
+    /** Lane running order: {@code lane_seq} (none last), then id. */
+    public static final java.util.Comparator<Job> LANE_ORDER = java.util.Comparator
+            .comparing((Job j) -> j.laneSeq() == null ? Long.MAX_VALUE : j.laneSeq()).thenComparingLong(Job::id);
+
+    public Job {
+        Objects.requireNonNull(state, "state");
+        Objects.requireNonNull(command, "command");
+        name = name == null ? "" : name;
+        env = env == null ? Map.of() : env;
+        dependsOn = dependsOn == null ? List.of() : List.copyOf(dependsOn);
+        dependsAny = dependsAny == null ? List.of() : List.copyOf(dependsAny);
+        tags = tags == null ? List.of() : List.copyOf(tags);
+        gpuIds = gpuIds == null ? List.of() : List.copyOf(gpuIds);
+    }
+
+    public boolean held() {
+        return state == JobState.PENDING && heldReason != null && !heldReason.isEmpty();
+    }
+
+    /** "held" for held jobs, else the state's label: what people see. */
+    public String displayState() {
+        return held() ? "held" : state.label();
+    }
+
+    /** Seconds from start to finish, or to {@code now} while running; null before a start. */
+    public Double elapsedSeconds(Instant now) {
+        if (startedAt == null) {
+            return null;
+        }
+        Instant end = finishedAt != null ? finishedAt : (state == JobState.RUNNING ? now : null);
+        if (end == null) {
+            return null;
+        }
+        return Math.max(0, Duration.between(startedAt, end).toMillis() / 1000.0);
+    }
+}

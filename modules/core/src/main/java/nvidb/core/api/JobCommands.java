@@ -1,0 +1,48 @@
+package nvidb.core.api;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What a person does to jobs: submit, cancel, requeue, release, purge, and acknowledging the
+ * alerts they raised. A job's state changes only by the moves of its lifecycle (an illegal one is a
+ * conflict, exit 4); an operation that must not interleave with a scheduler pass waits for it.
+ */
+public interface JobCommands {
+    record Submitted(Job job, boolean duplicate, TickSummary tick) {
+    }
+
+    Submitted submit(SubmitRequest r, TickMode after);
+
+    record Released(long id, boolean released, String reason, List<Long> dropped) {
+    }
+
+    record ReleaseResult(List<Released> results, TickSummary tick) {
+    }
+
+    ReleaseResult release(List<Long> ids, TickMode after);
+
+    record Cancelled(long id, boolean cancelled, String state, List<Long> holds) {
+    }
+
+    /**
+     * Cancels each job that is still pending or running. A running job's process is left to the
+     * scheduler as a kill obligation (an orphan row) so the kill happens whether or not its node
+     * answers now; nothing cascades: jobs waiting on a cancelled one are held on the next pass.
+     */
+    List<Cancelled> cancel(List<Long> ids);
+
+    record Requeued(long id, boolean requeued, String state) {
+    }
+
+    record RequeueResult(List<Requeued> results, TickSummary tick) {
+    }
+
+    RequeueResult requeue(List<Long> ids, TickMode after);
+
+    /** Deletes finished job records, except those an active job still depends on. */
+    int purge(Set<JobState> states);
+
+    /** Acknowledges open alerts; ids that are unknown are an error, already acknowledged ones are not counted. */
+    int acknowledge(List<Long> ids, boolean all);
+}

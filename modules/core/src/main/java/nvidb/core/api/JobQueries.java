@@ -1,0 +1,36 @@
+package nvidb.core.api;
+
+import java.util.List;
+import java.util.Map;
+
+/** Reading the queue: jobs, one job with its events, the event log, alerts, counts and job logs. */
+public interface JobQueries {
+    Job job(long id);
+
+    record JobPage(List<Job> jobs, int limit) {
+    }
+
+    JobPage jobs(JobQuery q);
+
+    List<Job> jobsById(List<Long> ids);
+
+    record JobDetail(Job job, List<Event> events) {
+    }
+
+    JobDetail show(long id);
+
+    record EventPage(List<Event> events, Long lastId) {
+    }
+
+    EventPage events(Long since, Long jobId, int limit);
+
+    record AlertPage(List<Alert> alerts, long open) {
+    }
+
+    AlertPage alerts(boolean all, int limit);
+
+    Map<String, Long> countsByState();
+
+    /** The last {@code lines} lines of a job's stdout or stderr, read from its node. */
+    String logs(long id, boolean stderr, int lines);
+}

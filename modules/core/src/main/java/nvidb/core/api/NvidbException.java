@@ -1,0 +1,43 @@
+package nvidb.core.api;
+
+import java.util.Objects;
+
+/**
+ * The one exception nvidb reports to a user. The message is a sentence for a person: what was
+ * wrong and, where it helps, what would be right.
+ */
+public final class NvidbException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    private final ErrorCode code;
+
+    public NvidbException(ErrorCode code, String message) {
+        super(message);
+        this.code = Objects.requireNonNull(code, "code");
+    }
+
+    public NvidbException(ErrorCode code, String message, Throwable cause) {
+        super(message, cause);
+        this.code = Objects.requireNonNull(code, "code");
+    }
+
+    public ErrorCode code() {
+        return code;
+    }
+
+    public static NvidbException usage(String message) {
+        return new NvidbException(ErrorCode.USAGE, message);
+    }
+
+    public static NvidbException notFound(String message) {
+        return new NvidbException(ErrorCode.NOT_FOUND, message);
+    }
+
+    public static NvidbException conflict(String message) {
+        return new NvidbException(ErrorCode.CONFLICT, message);
+    }
+
+    public static NvidbException failed(String message) {
+        return new NvidbException(ErrorCode.FAILED, message);
+    }
+}

@@ -1,0 +1,51 @@
+package nvidb.core.api;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * An open queue: the one surface the command line (and the coming TUI and daemon) work through.
+ * Each object it hands out groups user-visible operations; each operation validates, writes in one
+ * transaction, and says what happened.
+ */
+public interface Queue extends AutoCloseable {
+    /** Where the queue lives and the settings a status view shows. */
+    record Info(Path database, long headroomMb, int maxJobsPerGpu, String placement) {
+    }
+
+    Info info();
+
+    /** A scheduler pass as {@code mode} says: when due ({@code AUTO}), now ({@code FORCE}), or none. */
+    TickSummary tick(TickMode mode);
+
+    /** Who holds the scheduler lease, if anyone. */
+    Optional<Lease> tickLease();
+
+    /** When the last pass finished, or null before the first. */
+    Instant lastTickAt();
+
+    /** Submitting, cancelling, requeueing, releasing and purging jobs; acknowledging alerts. */
+    JobCommands jobCommands();
+
+    /** A job's note, result, priority, dispatch slot and dependencies. */
+    JobEdits jobEdits();
+
+    /** Jobs, events, alerts, counts and job logs. */
+    JobQueries jobQueries();
+
+    /** The nodes view; draining, resuming, ignoring and bringing back a node. */
+    NodeAdmin nodeAdmin();
+
+    /** Listing and showing lanes (one transaction each, no node contact). */
+    LaneQueries laneQueries();
+
+    /** Reordering lanes and what they may run (one transaction each, no node contact). */
+    LaneOrdering laneOrdering();
+
+    /** A lane's runner on its node: its status, switching it on or off, stopping or restarting it. */
+    LaneRunners laneRunners();
+
+    @Override
+    void close();
+}

@@ -1,0 +1,44 @@
+package nvidb.core.api;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.function.Function;
+
+/**
+ * How a client reaches core: where this process's queue lives, which plugins it has, and the open
+ * queue. Each is worked out on first use and kept. Core implements it behind {@link Provider},
+ * found with {@link ServiceLoader}: this package is what core publishes, so it names nothing
+ * inside core, and core's own packages may depend on it without a cycle.
+ */
+public interface QueueAccess extends AutoCloseable {
+    /** Opens access for this process. */
+    interface Provider {
+        /**
+         * @param env         the environment ({@code NVIDB_HOME}, {@code NVIDB_DB}, …)
+         * @param dbPath      {@code --db}, or null
+         * @param sitePlugins the site plugins found for a given nvidb home (the plugin host's job)
+         */
+        QueueAccess open(Map<String, String> env, String dbPath, Function<Path, List<PluginEntry>> sitePlugins);
+    }
+
+    static QueueAccess open(Map<String, String> env, String dbPath,
+                            Function<Path, List<PluginEntry>> sitePlugins) {
+        Provider provider = ServiceLoader.load(Provider.class, QueueAccess.class.getClassLoader()).findFirst()
+                .orElseThrow(() -> new IllegalStateException("nvidb core is missing from the module path"));
+        return provider.open(env, dbPath, sitePlugins);
+    }
+
+    /** The nvidb home ({@code NVIDB_HOME}, else {@code ~/.nvidb}). */
+    Path home();
+
+    /** Every plugin: the built-in ones and the site plugins, each once. */
+    List<PluginEntry> plugins();
+
+    /** The queue, opened with the configuration; a broken configuration is a usage error. */
+    Queue queue();
+
+    @Override
+    void close();
+}

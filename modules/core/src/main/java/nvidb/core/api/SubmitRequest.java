@@ -1,0 +1,22 @@
+package nvidb.core.api;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What {@code job submit} asks for, as typed (sizes and ids already parsed by the command).
+ *
+ * @param vram   the size text given to {@code --vram}, or null for {@code queue.default_vram}
+ * @param at     the position in the lane ({@code head}, {@code tail}, a 1-based slot) or null
+ */
+public record SubmitRequest(String name, String command, String workdir, Map<String, String> env, int priority,
+                            int gpus, String vram, String node, String lane, String at, List<Long> after,
+                            List<Long> afterAny, Integer timeoutSeconds, int retries, List<String> tags,
+                            String submitter, String note, String idempotencyKey) {
+    public SubmitRequest {
+        env = env == null ? Map.of() : Map.copyOf(env);
+        after = after == null ? List.of() : List.copyOf(after);
+        afterAny = afterAny == null ? List.of() : List.copyOf(afterAny);
+        tags = tags == null ? List.of() : List.copyOf(tags);
+    }
+}

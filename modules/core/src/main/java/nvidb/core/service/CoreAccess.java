@@ -1,0 +1,76 @@
+package nvidb.core.service;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import nvidb.core.api.PluginEntry;
+import nvidb.core.api.Queue;
+import nvidb.core.api.QueueAccess;
+import nvidb.core.config.ConfigLoader;
+import nvidb.core.config.NvidbPaths;
+import nvidb.core.plugins.PluginRegistry;
+
+/** Core's side of {@link QueueAccess}: paths, then plugins, then configuration and the queue, each on first use. */
+public final class CoreAccess implements QueueAccess {
+    /** What {@link java.util.ServiceLoader} finds. */
+    public static final class Provider implements QueueAccess.Provider {
+        @Override
+        public QueueAccess open(Map<String, String> env, String dbPath,
+                                Function<Path, List<PluginEntry>> sitePlugins) {
+            return new CoreAccess(env, dbPath, sitePlugins);
+        }
+    }
+
+    private final Map<String, String> env;
+    private final String dbPath;
+    private final Function<Path, List<PluginEntry>> sitePlugins;
+    private NvidbPaths paths;
+    private PluginRegistry plugins;
+    private QueueService queue;
+
+    private CoreAccess(Map<String, String> env, String dbPath, Function<Path, List<PluginEntry>> sitePlugins) {
+        this.env = Map.copyOf(env);
+        this.dbPath = dbPath;
+        this.sitePlugins = sitePlugins;
+    }
+
+    private NvidbPaths paths() {
+        if (paths == null) {
+            paths = NvidbPaths.resolve(env, dbPath);
+        }
+        return paths;
+    }
+
+    private PluginRegistry registry() {
+        if (plugins == null) {
+            plugins = PluginRegistry.load(sitePlugins.apply(paths().home()));
+        }
+        return plugins;
+    }
+
+    @Override
+    public Path home() {
+        return paths().home();
+    }
+
+    @Override
+    public List<PluginEntry> plugins() {
+        return registry().all();
+    }
+
+    @Override
+    public Queue queue() {
+        if (queue == null) {
+            queue = QueueService.open(paths(), new ConfigLoader(registry()).load(paths()), registry(), env);
+        }
+        return queue;
+    }
+
+    @Override
+    public void close() {
+        if (queue != null) {
+            queue.close();
+        }
+    }
+}

@@ -1,0 +1,342 @@
+package nvidb.core.service;
+
+import static nvidb.core.service.ServiceContext.blankToNull;
+import static nvidb.core.service.ServiceContext.csv;
+import static nvidb.core.service.ServiceContext.truncate;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+import nvidb.core.api.Job;
+import nvidb.core.api.JobCommands;
+import nvidb.core.api.JobState;
+import nvidb.core.api.LaneRecord;
+import nvidb.core.api.NodeRecord;
+import nvidb.core.api.NvidbException;
+import nvidb.core.api.Sizes;
+import nvidb.core.api.SubmitRequest;
+import nvidb.core.api.TickMode;
+import nvidb.core.api.TickSummary;
+import nvidb.core.api.Times;
+import nvidb.core.config.NvidbPaths;
+import nvidb.core.config.QueueConfig;
+import nvidb.core.lifecycle.JobLifecycle;
+import nvidb.core.lifecycle.Moves;
+import nvidb.core.lifecycle.Transition;
+import nvidb.core.scheduler.NodeKills;
+import nvidb.core.store.JobRepository;
+import nvidb.core.store.Store;
+import nvidb.core.util.Hostname;
+import nvidb.spi.transport.TransportException;
+
+/**
+ * What a person does to jobs: submit, cancel, requeue, release, purge, and acknowledging the
+ * alerts they raised. Every state change goes through {@link JobLifecycle}; an operation that must
+ * not interleave with a scheduler pass runs under the {@link OperationLease}.
+ */
+public final class JobCommandService implements JobCommands {
+    private static final Pattern ENV_KEY = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
+    private final ServiceContext ctx;
+    private final Store store;
+    private final QueueConfig config;
+    private final JobLifecycle lifecycle;
+    private final NodeKills kills;
+    private final OperationLease lease;
+    private final LaneRunnerService runners;
+
+    JobCommandService(ServiceContext ctx) {
+        this.ctx = ctx;
+        this.store = ctx.store();
+        this.config = ctx.config();
+        this.lifecycle = ctx.lifecycle();
+        this.kills = ctx.kills();
+        this.lease = ctx.lease();
+        this.runners = new LaneRunnerService(ctx);
+    }
+
+    @Override
+    public Submitted submit(SubmitRequest r, TickMode after) {
+        if (r.command() == null || r.command().isBlank()) {
+            throw NvidbException.usage("nothing to run: pass a command after --, or --script FILE");
+        }
+        if (r.gpus() < 0) {
+            throw NvidbException.usage("--gpus cannot be negative (use 0 for CPU-only work)");
+        }
+        if (r.timeoutSeconds() != null && r.timeoutSeconds() <= 0) {
+            throw NvidbException.usage("--timeout must be a positive number of seconds, not " + r.timeoutSeconds());
+        }
+        if (r.retries() < 0) {
+            throw NvidbException.usage("--retries cannot be negative, not " + r.retries());
+        }
+        for (String key : r.env().keySet()) {
+            if (!ENV_KEY.matcher(key).matches()) {
+                throw NvidbException.usage("--env name '" + key + "' is not a valid variable name "
+                        + "(letters, digits and _, not starting with a digit)");
+            }
+        }
+        if (r.idempotencyKey() != null && r.idempotencyKey().isBlank()) {
+            throw NvidbException.usage("--idempotency-key must not be empty");
+        }
+        long vram = r.vram() == null ? config.settings().defaultVramMb() : Sizes.parseMb(r.vram());
+        String submitter = r.submitter() != null && !r.submitter().isBlank() ? r.submitter() : defaultSubmitter();
+
+        Submitted created = store.db.write(() -> {
+            if (r.idempotencyKey() != null) {
+                Optional<Job> existing = store.jobs.findByIdempotencyKey(r.idempotencyKey());
+                if (existing.isPresent()) {
+                    return new Submitted(existing.get(), true, null);
+                }
+            }
+            String node = r.node() == null ? null : resolveSubmitNode(r.node());
+            String lane = null;
+            Long laneSeq = null;
+            if (r.lane() != null) {
+                Lanes.Resolved resolved = ctx.lanes().resolveOrCreate(r.lane());
+                if (node != null && !node.equals(resolved.node())) {
+                    throw NvidbException.usage("lane '" + resolved.name() + "' is on '" + resolved.node()
+                            + "', but --node asked for '" + node + "'");
+                }
+                if (r.gpus() != resolved.gpuIds().size()) {
+                    throw NvidbException.usage("the job needs " + r.gpus() + " GPU(s) but lane '" + resolved.name()
+                            + "' has " + resolved.gpuIds().size() + "; pass --gpus " + resolved.gpuIds().size());
+                }
+                lane = resolved.name();
+                node = resolved.node();
+                laneSeq = store.lanes.nextSeq(lane);
+            } else if (r.at() != null) {
+                throw NvidbException.usage("--at places a job within a lane; pass --lane NODE:GPU too");
+            }
+            ctx.requireJobsExist(r.after());
+            ctx.requireJobsExist(r.afterAny());
+            String label = r.name() != null && !r.name().isEmpty() ? r.name() : truncate(r.command(), 80);
+            long id = lifecycle.submit(new JobRepository.NewJob(r.name() == null ? "" : r.name(), r.command(),
+                    workdir(r), new LinkedHashMap<>(r.env()), r.priority(), r.gpus(), vram, node, r.after(),
+                    r.afterAny(), r.timeoutSeconds(), submitter, r.tags(), lane, laneSeq, r.retries(), blankToNull(r.note()),
+                    r.idempotencyKey()), label, Times.now()).id();
+            if (lane != null && r.at() != null) {
+                ctx.lanes().move(id, lane, r.at(), Times.now());
+            }
+            return new Submitted(store.jobs.find(id).orElseThrow(), false, null);
+        });
+        if (created.duplicate()) {
+            return new Submitted(created.job(), true, TickSummary.disabled());
+        }
+        TickSummary tick = ctx.tick(after == TickMode.AUTO ? TickMode.FORCE : after);
+        return new Submitted(ctx.job(created.job().id()), false, tick);
+    }
+
+    /** {@code --workdir} with {@code ~} expanded to the submitting user's home. */
+    private String workdir(SubmitRequest r) {
+        return r.workdir() == null ? null : NvidbPaths.expandHome(r.workdir(), ctx.env());
+    }
+
+    private String defaultSubmitter() {
+        String s = ctx.env().get("NVIDB_SUBMITTER");
+        if (s != null && !s.isBlank()) {
+            return s;
+        }
+        String user = ctx.env().getOrDefault("USER", System.getProperty("user.name"));
+        return user + "@" + Hostname.get() + ":" + ProcessHandle.current().pid();
+    }
+
+    private String resolveSubmitNode(String typed) {
+        String name = ctx.resolveNode(typed);
+        boolean configured = config.servers().stream().anyMatch(s -> s.name().equals(name));
+        if (!configured) {
+            throw NvidbException.usage("node '" + name + "' is no longer configured; add it back to servers: "
+                    + "or pick another node");
+        }
+        NodeRecord node = store.nodes.find(name).orElseThrow();
+        if (node.ignored()) {
+            throw NvidbException.usage("node '" + name + "' is ignored; run `nvidb queue unignore " + name
+                    + "` before submitting to it");
+        }
+        return name;
+    }
+
+    @Override
+    public ReleaseResult release(List<Long> ids, TickMode after) {
+        List<Released> results = new ArrayList<>();
+        for (long id : ids) {
+            results.add(store.db.write(() -> releaseOne(id)));
+        }
+        boolean any = results.stream().anyMatch(Released::released);
+        return new ReleaseResult(results, any ? ctx.tick(after == TickMode.AUTO ? TickMode.FORCE : after) : TickSummary.disabled());
+    }
+
+    private Released releaseOne(long id) {
+        Job job = store.jobs.find(id).orElseThrow(() -> NvidbException.notFound("job " + id + " not found"));
+        if (job.state().terminal()) {
+            return new Released(id, false, "job " + id + " already finished as " + job.state().label(), List.of());
+        }
+        List<Long> dead = new ArrayList<>();
+        Map<Long, Job> deps = new LinkedHashMap<>();
+        store.jobs.byIds(job.dependsOn()).forEach(d -> deps.put(d.id(), d));
+        for (long dep : job.dependsOn()) {
+            Job d = deps.get(dep);
+            if ((d == null || (d.state().terminal() && d.state() != JobState.COMPLETED)) && !dead.contains(dep)) {
+                dead.add(dep);
+            }
+        }
+        if (dead.isEmpty() && !job.held()) {
+            return new Released(id, false, "job " + id + " is not held", List.of());
+        }
+        String reason = dead.isEmpty() ? "released" : "released; dropped dependency " + csv(dead).replace(",", ", ");
+        lifecycle.release(id, dead, reason, Times.now());
+        return new Released(id, true, reason, dead);
+    }
+
+    @Override
+    public List<Cancelled> cancel(List<Long> ids) {
+        boolean[] withdrawn = {false};
+        List<Cancelled> results = lease.run("cancel", () -> {
+            List<Cancelled> out = new ArrayList<>();
+            for (long id : ids) {
+                out.add(cancelOne(id, withdrawn));
+            }
+            return out;
+        });
+        if (withdrawn[0]) {
+            ctx.tick(TickMode.FORCE); // the runner gets the lane's new head now, so the lane moves on at once
+        }
+        return results;
+    }
+
+    /** @param withdrawn set when a job staged with a lane runner was taken back from it */
+    private Cancelled cancelOne(long id, boolean[] withdrawn) {
+        Optional<Job> found = store.db.read(() -> store.jobs.find(id));
+        if (found.isEmpty()) {
+            return new Cancelled(id, false, null, List.of());
+        }
+        Job job = found.get();
+        if (job.state().terminal()) {
+            return new Cancelled(id, false, job.state().label(), List.of());
+        }
+        if (job.state() == JobState.PENDING && job.lane() != null && job.runDir() != null) {
+            job = takeBackFromRunner(job);
+            withdrawn[0] = true;
+        }
+        // The kill goes out before the transaction: a node that is slow to answer must not hold the write lock.
+        String orphanReason = null;
+        if (job.state() == JobState.RUNNING && job.node() != null && job.remotePid() != null && job.runDir() != null) {
+            try {
+                kills.terminate(job.node(), job.runDir(), job.remotePid(), job.remotePgid());
+            } catch (TransportException e) {
+                orphanReason = "cancelled while unreachable";
+            }
+        }
+        String reason = orphanReason;
+        return store.db.write(() -> {
+            Job current = store.jobs.find(id).orElse(null);
+            if (current == null || !Transition.CANCEL.allows(current)) {
+                return new Cancelled(id, false, current == null ? null : current.state().label(), List.of());
+            }
+            List<Long> holds = store.jobs.waitingOn(id).stream().map(Job::id).toList();
+            lifecycle.cancel(id, reason, Times.now());
+            return new Cancelled(id, true, JobState.CANCELLED.label(), holds);
+        });
+    }
+
+    /**
+     * A staged job is taken back from its lane's runner before it is cancelled. When the runner
+     * had already started it, its start is recorded first, so that it is cancelled as the running
+     * job it is: stopped, with its run (pid, node, start time, events) kept on the record. A node
+     * that cannot be reached is left to the next pass, which reaps whatever the runner says it
+     * started for a cancelled job.
+     */
+    private Job takeBackFromRunner(Job job) {
+        try {
+            LaneRunnerService.Withdrawn w = runners.withdraw(job);
+            if (w != null && w.startedPid() != null) {
+                List<Integer> gpus = store.db.read(() -> store.lanes.find(job.lane())).map(LaneRecord::gpuIds)
+                        .orElse(job.gpuIds());
+                Instant now = Times.now();
+                Moves.Start start = new Moves.Start(new Moves.ByRunner(job.lane()), w.node(), gpus, w.startedPid(),
+                        w.startedPid(), job.runDir(), now, job.attempt() + 1);
+                JobLifecycle.ifStillLegal(() -> lifecycle.start(job.id(), start, now));
+            }
+        } catch (TransportException e) {
+            // cancelled as a pending job; the next pass withdraws the spec or reaps what was started
+        }
+        return store.db.read(() -> store.jobs.find(job.id())).orElse(job);
+    }
+
+    @Override
+    public RequeueResult requeue(List<Long> ids, TickMode after) {
+        List<Requeued> results = lease.run("requeue", () -> {
+            List<Requeued> out = new ArrayList<>();
+            for (long id : ids) {
+                out.add(store.db.write(() -> requeueOne(id)));
+            }
+            return out;
+        });
+        boolean any = results.stream().anyMatch(Requeued::requeued);
+        return new RequeueResult(results, any ? ctx.tick(after == TickMode.AUTO ? TickMode.FORCE : after) : TickSummary.disabled());
+    }
+
+    private Requeued requeueOne(long id) {
+        Optional<Job> found = store.jobs.find(id);
+        if (found.isEmpty()) {
+            return new Requeued(id, false, null);
+        }
+        Job job = found.get();
+        if (!job.state().terminal()) {
+            return new Requeued(id, false, job.state().label());
+        }
+        lifecycle.requeue(id, Times.now());
+        return new Requeued(id, true, JobState.PENDING.label());
+    }
+
+    @Override
+    public int purge(Set<JobState> states) {
+        Set<JobState> wanted = states.isEmpty()
+                ? Set.of(JobState.COMPLETED, JobState.FAILED, JobState.CANCELLED, JobState.TIMEOUT, JobState.LOST)
+                : states;
+        for (JobState s : wanted) {
+            if (!s.terminal()) {
+                throw NvidbException.usage("--state " + s.label() + " is not a finished state; purge removes only "
+                        + "completed, failed, cancelled, timeout or lost jobs");
+            }
+        }
+        return store.db.write(() -> {
+            Set<Long> referenced = new HashSet<>();
+            for (Job j : store.jobs.active()) {
+                referenced.addAll(j.dependsOn());
+                referenced.addAll(j.dependsAny());
+            }
+            int removed = 0;
+            for (Job j : store.jobs.inStates(wanted)) {
+                if (!referenced.contains(j.id())) {
+                    removed += store.jobs.delete(j.id());
+                }
+            }
+            return removed;
+        });
+    }
+
+    @Override
+    public int acknowledge(List<Long> ids, boolean all) {
+        if (!all && ids.isEmpty()) {
+            throw NvidbException.usage("name the alerts to acknowledge (nvidb queue ack 3 4), or pass --all");
+        }
+        return store.db.write(() -> {
+            Instant now = Times.now();
+            if (all) {
+                return store.alerts.acknowledgeAll(now);
+            }
+            for (long id : ids) {
+                if (store.alerts.find(id).isEmpty()) {
+                    throw NvidbException.notFound("alert " + id + " not found");
+                }
+            }
+            return store.alerts.acknowledge(ids, now);
+        });
+    }
+}

@@ -1,0 +1,224 @@
+package nvidb.core.service;
+
+import static nvidb.core.service.ServiceContext.blankToNull;
+import static nvidb.core.service.ServiceContext.concat;
+import static nvidb.core.service.ServiceContext.csv;
+import static nvidb.core.service.ServiceContext.truncate;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import nvidb.core.api.EventKind;
+import nvidb.core.api.Job;
+import nvidb.core.api.JobEdits;
+import nvidb.core.api.JobState;
+import nvidb.core.api.NvidbException;
+import nvidb.core.api.TickMode;
+import nvidb.core.api.TickSummary;
+import nvidb.core.api.Times;
+import nvidb.core.store.JobRepository.Changes;
+import nvidb.core.store.JobRepository.Column;
+import nvidb.core.store.Json;
+import nvidb.core.store.Store;
+
+/**
+ * Changes to a job's own fields that are not state changes: note, result, priority, its place in
+ * the dispatch order, and its dependencies. Each is one transaction and touches no node.
+ */
+public final class JobEditService implements JobEdits {
+    private final ServiceContext ctx;
+    private final Store store;
+
+    JobEditService(ServiceContext ctx) {
+        this.ctx = ctx;
+        this.store = ctx.store();
+    }
+
+    @Override
+    public Job setNote(long id, String text, boolean append) {
+        return store.db.write(() -> {
+            Job job = store.jobs.find(id).orElseThrow(() -> NvidbException.notFound("job " + id + " not found"));
+            String value = text;
+            if (append && job.notes() != null && !job.notes().isEmpty()) {
+                value = job.notes() + " | " + text;
+            }
+            store.jobs.update(id, Changes.of(Column.NOTES, blankToNull(value)), Times.now());
+            return store.jobs.find(id).orElseThrow();
+        });
+    }
+
+    @Override
+    public Job setResult(long id, String json) {
+        JsonNode parsed;
+        try {
+            parsed = Json.MAPPER.readTree(json);
+        } catch (JsonProcessingException e) {
+            parsed = null;
+        }
+        if (parsed == null || parsed.isMissingNode()) {
+            throw NvidbException.usage("--set needs a JSON value, such as '{\"acc\": 0.9}', '42' or '\"a string\"' "
+                    + "(a string keeps its quotes); got: " + truncate(json, 60));
+        }
+        String canonical = Json.write(parsed);
+        return store.db.write(() -> {
+            store.jobs.find(id).orElseThrow(() -> NvidbException.notFound("job " + id + " not found"));
+            store.jobs.update(id, Changes.of(Column.RESULT, canonical), Times.now());
+            return store.jobs.find(id).orElseThrow();
+        });
+    }
+
+    @Override
+    public Job setPriority(long id, String value) {
+        String v = value.strip();
+        boolean relative = v.startsWith("+") || v.startsWith("-");
+        int n;
+        try {
+            n = Integer.parseInt(v.startsWith("+") ? v.substring(1) : v);
+        } catch (NumberFormatException e) {
+            throw NvidbException.usage("invalid priority '" + value + "' (use 5, +1, or -2)");
+        }
+        return store.db.write(() -> {
+            Job job = store.jobs.find(id).orElseThrow(() -> NvidbException.notFound("job " + id + " not found"));
+            if (job.state().terminal()) {
+                throw NvidbException.conflict("job " + id + " is " + job.state().label()
+                        + "; its priority no longer matters");
+            }
+            int next = relative ? job.priority() + n : n;
+            if (next != job.priority()) {
+                Instant now = Times.now();
+                store.jobs.update(id, Changes.of(Column.PRIORITY, next), now);
+                store.events.append(now, EventKind.JOB_PRIORITY, id, null, "priority " + job.priority() + " -> " + next, null);
+            }
+            return store.jobs.find(id).orElseThrow();
+        });
+    }
+
+    @Override
+    public Moved movePriority(long id, int slots) {
+        return store.db.write(() -> {
+            Job job = store.jobs.find(id).orElseThrow(() -> NvidbException.notFound("job " + id + " not found"));
+            if (job.state() != JobState.PENDING || job.lane() != null) {
+                throw NvidbException.conflict("job " + id + " is " + (job.lane() != null ? "in lane " + job.lane()
+                        + "; reorder it with `nvidb queue lane " + job.lane() + " move`" : job.state().label())
+                        + "; only pending jobs outside lanes move in the dispatch order");
+            }
+            List<Job> order = new ArrayList<>(store.jobs.inStates(List.of(JobState.PENDING)).stream()
+                    .filter(j -> j.lane() == null).toList());
+            order.sort(nvidb.core.scheduler.PlacementPlanner.ORDER);
+            int from = indexOf(order, id);
+            int to = Math.max(0, Math.min(order.size() - 1, from - slots));
+            if (to == from) {
+                return new Moved(id, false, job.priority(), from + 1);
+            }
+            Job moving = order.remove(from);
+            order.add(to, moving);
+            Instant now = Times.now();
+            int[] priorities = order.stream().mapToInt(Job::priority).toArray();
+            for (int i = 1; i < order.size(); i++) {
+                Job prev = order.get(i - 1);
+                Job cur = order.get(i);
+                boolean strictlyAfter = priorities[i] < priorities[i - 1]
+                        || (priorities[i] == priorities[i - 1] && cur.id() > prev.id());
+                if (!strictlyAfter) {
+                    priorities[i] = cur.id() > prev.id() ? priorities[i - 1] : priorities[i - 1] - 1;
+                }
+            }
+            for (int i = 0; i < order.size(); i++) {
+                Job j = order.get(i);
+                if (priorities[i] != j.priority()) {
+                    store.jobs.update(j.id(), Changes.of(Column.PRIORITY, priorities[i]), now);
+                }
+            }
+            store.events.append(now, EventKind.JOB_PRIORITY, id, null,
+                    "moved " + (slots > 0 ? "up" : "down") + " to slot " + (to + 1), null);
+            return new Moved(id, true, priorities[to], to + 1);
+        });
+    }
+
+    private static int indexOf(List<Job> jobs, long id) {
+        for (int i = 0; i < jobs.size(); i++) {
+            if (jobs.get(i).id() == id) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    @Override
+    public Edited editDependencies(long id, List<Long> addAfter, List<Long> dropAfter, List<Long> addAny,
+                                   List<Long> dropAny, TickMode after) {
+        if (addAfter.isEmpty() && dropAfter.isEmpty() && addAny.isEmpty() && dropAny.isEmpty()) {
+            throw NvidbException.usage("nothing to change (pass --add-after, --drop-after, --add-after-any or --drop-after-any)");
+        }
+        boolean changed = store.db.write(() -> {
+            Job job = store.jobs.find(id).orElseThrow(() -> NvidbException.notFound("job " + id + " not found"));
+            if (job.state().terminal()) {
+                throw NvidbException.conflict("job " + id + " already finished as " + job.state().label()
+                        + "; its dependencies no longer decide anything");
+            }
+            List<Long> on = applyEdit(job.dependsOn(), dropAfter, addAfter);
+            List<Long> any = applyEdit(job.dependsAny(), dropAny, addAny);
+            for (long dep : concat(addAfter, addAny)) {
+                if (dep == id) {
+                    throw NvidbException.usage("a job cannot depend on itself (job " + id + ")");
+                }
+            }
+            ctx.requireJobsExist(concat(addAfter, addAny));
+            for (long dep : concat(addAfter, addAny)) {
+                if (reaches(dep, id)) {
+                    throw NvidbException.conflict("job " + dep + " already waits on job " + id
+                            + "; that dependency would deadlock both");
+                }
+            }
+            if (on.equals(job.dependsOn()) && any.equals(job.dependsAny())) {
+                return false;
+            }
+            Instant now = Times.now();
+            store.jobs.update(id, new Changes().set(Column.DEPENDS_ON, on).set(Column.DEPENDS_ANY, any)
+                    .set(Column.HELD_REASON, null), now);
+            store.events.append(now, EventKind.JOB_DEPENDENCIES, id, null, "after=" + csv(on) + " after-any=" + csv(any), null);
+            return true;
+        });
+        TickSummary tick = changed ? ctx.tick(after == TickMode.AUTO ? TickMode.FORCE : after) : TickSummary.disabled();
+        return new Edited(ctx.job(id), changed, tick);
+    }
+
+    private static List<Long> applyEdit(List<Long> current, List<Long> drop, List<Long> add) {
+        List<Long> out = new ArrayList<>(current);
+        out.removeIf(drop::contains);
+        for (long a : add) {
+            if (!out.contains(a)) {
+                out.add(a);
+            }
+        }
+        return out;
+    }
+
+    /** Whether {@code from} reaches {@code target} through any chain of dependencies. */
+    private boolean reaches(long from, long target) {
+        Deque<Long> todo = new ArrayDeque<>(List.of(from));
+        Set<Long> seen = new HashSet<>();
+        while (!todo.isEmpty()) {
+            long cur = todo.pop();
+            if (cur == target) {
+                return true;
+            }
+            if (!seen.add(cur)) {
+                continue;
+            }
+            Optional<Job> j = store.jobs.find(cur);
+            if (j.isPresent()) {
+                todo.addAll(j.get().dependsOn());
+                todo.addAll(j.get().dependsAny());
+            }
+        }
+        return false;
+    }
+}

@@ -1,4 +1,0 @@
-package nvidb.core.service;
-
-/** How a command refreshes before or after it works. */
-public enum TickMode { AUTO, FORCE, NONE }
