@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import nvidb.testkit.BlackHole;
 import nvidb.testkit.FakeNvidiaSmi;
 import nvidb.testkit.SshdFixture;
 import org.junit.jupiter.api.AfterEach;
@@ -246,7 +247,7 @@ class SshNodesTest {
     void aNodeThatNeverAnswersCostsOneTimeoutAndTheOthersStillGetWork() throws Exception {
         node("good", 24564);
         knownHosts("good");
-        SshdFixture.BlackHole hole = SshdFixture.blackHole();
+        BlackHole hole = BlackHole.open();
         closers.add(hole);
         config("");
         String y = Files.readString(cli.nvidbHome().resolve("queue.yml"));

@@ -6,7 +6,6 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,7 +40,7 @@ import java.util.stream.Stream;
  * }</pre>
  *
  * <p>{@link #stop()} kills the listener and every per-connection process below it, so open
- * connections break as when a machine goes down. {@link #blackHole()} is the other kind of bad
+ * connections break as when a machine goes down. {@link BlackHole} is the other kind of bad
  * node: it accepts TCP connections and never says a word.
  */
 public final class SshdFixture implements AutoCloseable {
@@ -293,74 +292,6 @@ public final class SshdFixture implements AutoCloseable {
             Files.deleteIfExists(Path.of(knownHosts + ".old"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    /**
-     * A loopback TCP server that accepts every connection and never answers (nor closes): a node
-     * whose sshd hangs, or a firewall that swallows the session. Close it to drop everything.
-     */
-    public static BlackHole blackHole() {
-        try {
-            return new BlackHole();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /** See {@link #blackHole()}. */
-    public static final class BlackHole implements AutoCloseable {
-        private final ServerSocket server;
-        private final List<Socket> held = new ArrayList<>();
-        private final Thread acceptor;
-
-        private BlackHole() throws IOException {
-            server = new ServerSocket();
-            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-            acceptor = new Thread(this::acceptForever, "nvidb-test-black-hole");
-            acceptor.setDaemon(true);
-            acceptor.start();
-        }
-
-        public int port() {
-            return server.getLocalPort();
-        }
-
-        /** How many connections it has swallowed. */
-        public synchronized int accepted() {
-            return held.size();
-        }
-
-        private void acceptForever() {
-            while (!server.isClosed()) {
-                try {
-                    Socket s = server.accept();
-                    synchronized (this) {
-                        held.add(s);
-                    }
-                } catch (IOException closed) {
-                    return;
-                }
-            }
-        }
-
-        @Override
-        public void close() {
-            try {
-                server.close();
-            } catch (IOException ignored) {
-                // closing anyway
-            }
-            synchronized (this) {
-                for (Socket s : held) {
-                    try {
-                        s.close();
-                    } catch (IOException ignored) {
-                        // closing anyway
-                    }
-                }
-                held.clear();
-            }
         }
     }
 

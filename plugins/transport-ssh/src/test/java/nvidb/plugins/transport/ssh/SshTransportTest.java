@@ -22,6 +22,7 @@ import nvidb.spi.transport.NodeAddress;
 import nvidb.spi.transport.Transport;
 import nvidb.spi.transport.TransportException;
 import nvidb.spi.transport.TransportFactory;
+import nvidb.testkit.BlackHole;
 import nvidb.testkit.SshdFixture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -225,7 +226,7 @@ class SshTransportTest {
 
     @Test
     void aNodeThatAcceptsButNeverAnswersTimesOutAtConnectTimeout() {
-        try (SshdFixture.BlackHole hole = SshdFixture.blackHole()) {
+        try (BlackHole hole = BlackHole.open()) {
             Transport t = open(new NodeAddress("silent", "127.0.0.1", hole.port(), "nobody",
                     Map.of("home", home.toString(), "port", hole.port(), "connect_timeout", 2)));
             long start = System.nanoTime();
