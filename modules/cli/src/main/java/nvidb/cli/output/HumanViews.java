@@ -6,6 +6,7 @@ import java.util.stream.Collectors;
 import nvidb.core.model.Alert;
 import nvidb.core.model.Event;
 import nvidb.core.model.Job;
+import nvidb.core.util.Json;
 import nvidb.core.util.Sizes;
 import nvidb.core.util.Times;
 
@@ -113,7 +114,7 @@ public final class HumanViews {
             field(sb, "tags", String.join(",", j.tags()));
         }
         if (!j.env().isEmpty()) {
-            field(sb, "env", JsonText.compact(j.env()));
+            field(sb, "env", Json.write(j.env()));
         }
         if (j.lastError() != null) {
             field(sb, "error", j.lastError());

@@ -26,7 +26,7 @@ import nvidb.core.node.NodeConnections;
 import nvidb.core.node.NodeScripts;
 import nvidb.core.store.JobRepository.Changes;
 import nvidb.core.store.JobRepository.Column;
-import nvidb.core.store.Json;
+import nvidb.core.util.Json;
 import nvidb.core.store.Store;
 import nvidb.core.util.Times;
 import nvidb.spi.transport.ExecResult;

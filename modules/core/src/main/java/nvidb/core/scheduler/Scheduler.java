@@ -467,9 +467,9 @@ public final class Scheduler {
             return null;
         }
         try {
-            return nvidb.core.store.Json.write(nvidb.core.store.Json.MAPPER.readTree(text));
+            return nvidb.core.util.Json.write(nvidb.core.util.Json.readTree(text));
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            return nvidb.core.store.Json.write(Map.of("raw", lastChars(text, TAIL_CHARS)));
+            return nvidb.core.util.Json.write(Map.of("raw", lastChars(text, TAIL_CHARS)));
         }
     }
 

@@ -32,7 +32,7 @@ import nvidb.core.scheduler.Scheduler;
 import nvidb.core.store.JobRepository;
 import nvidb.core.store.JobRepository.Changes;
 import nvidb.core.store.JobRepository.Column;
-import nvidb.core.store.Json;
+import nvidb.core.util.Json;
 import nvidb.core.model.TickSummary;
 import nvidb.core.store.Store;
 import nvidb.core.util.Hostname;
@@ -307,7 +307,7 @@ public final class QueueService implements AutoCloseable {
     public Job setResult(long id, String json) {
         JsonNode parsed;
         try {
-            parsed = Json.MAPPER.readTree(json);
+            parsed = Json.readTree(json);
         } catch (JsonProcessingException e) {
             parsed = null;
         }

@@ -9,6 +9,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import nvidb.core.model.Event;
+import nvidb.core.util.Json;
 
 /** The append-only {@code events} table. */
 public final class EventLog {

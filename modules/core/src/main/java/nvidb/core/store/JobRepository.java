@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 import nvidb.core.model.Job;
 import nvidb.core.model.JobState;
+import nvidb.core.util.Json;
 
 /** The {@code jobs} table. */
 public final class JobRepository {

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import nvidb.core.model.LaneRecord;
+import nvidb.core.util.Json;
 
 /** The {@code lanes} table. */
 public final class LaneRepository {
