@@ -6,6 +6,7 @@ import java.util.stream.Collectors;
 import nvidb.core.api.Alert;
 import nvidb.core.api.Event;
 import nvidb.core.api.Job;
+import nvidb.core.api.Json;
 import nvidb.core.api.Sizes;
 import nvidb.core.api.Times;
 
@@ -113,7 +114,7 @@ public final class HumanViews {
             field(sb, "tags", String.join(",", j.tags()));
         }
         if (!j.env().isEmpty()) {
-            field(sb, "env", JsonText.compact(j.env()));
+            field(sb, "env", Json.write(j.env()));
         }
         if (j.lastError() != null) {
             field(sb, "error", j.lastError());

@@ -8,6 +8,7 @@ import java.io.FileOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import nvidb.core.api.ErrorCode;
+import nvidb.core.api.Json;
 
 /**
  * Where a command's words go. With {@code --json} every outcome is exactly one JSON document on
@@ -38,7 +39,7 @@ public final class Output {
         return json;
     }
 
-    /** A new JSON object (the nodes an {@code ObjectMapper} creates, without creating one). */
+    /** A new JSON object. */
     public static ObjectNode object() {
         return JsonNodeFactory.instance.objectNode();
     }
@@ -49,7 +50,7 @@ public final class Output {
 
     /** Prints one JSON document (pretty, two-space indent, trailing newline). */
     public void document(JsonNode node) {
-        JsonText.prettyTo(node, out);
+        Json.prettyTo(node, out);
         out.print('\n');
         out.flush();
     }

@@ -6,13 +6,11 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.List;
-import java.util.Map;
 import nvidb.core.api.Alert;
 import nvidb.core.api.Event;
 import nvidb.core.api.Job;
+import nvidb.core.api.Json;
 import nvidb.core.api.TickSummary;
 import nvidb.core.api.Times;
 
@@ -41,9 +39,9 @@ public final class Views {
         o.put("submitter", j.submitter());
         ArrayNode tags = o.putArray("tags");
         j.tags().forEach(tags::add);
-        o.put("created_at", iso(j.createdAt()));
-        o.put("started_at", iso(j.startedAt()));
-        o.put("finished_at", iso(j.finishedAt()));
+        o.put("created_at", Times.iso(j.createdAt()));
+        o.put("started_at", Times.iso(j.startedAt()));
+        o.put("finished_at", Times.iso(j.finishedAt()));
         Double elapsed = j.elapsedSeconds(now);
         if (elapsed == null) {
             o.putNull("elapsed_s");
@@ -61,12 +59,12 @@ public final class Views {
         o.put("attempt", j.attempt());
         o.put("max_retries", j.maxRetries());
         o.put("last_error", j.lastError());
-        o.put("heartbeat_at", iso(j.heartbeatAt()));
+        o.put("heartbeat_at", Times.iso(j.heartbeatAt()));
         o.put("gpu_mem_mb", j.gpuMemMb());
         o.set("result", parsed(j.resultJson()));
         o.put("notes", j.notes());
         o.put("progress", j.progress());
-        o.put("progress_at", iso(j.progressAt()));
+        o.put("progress_at", Times.iso(j.progressAt()));
         o.put("held_reason", j.held() ? j.heldReason() : null);
         o.put("held", j.held());
         return o;
@@ -83,7 +81,7 @@ public final class Views {
     public static ObjectNode event(Event e) {
         ObjectNode o = Output.object();
         o.put("id", e.id());
-        o.put("ts", iso(e.ts()));
+        o.put("ts", Times.iso(e.ts()));
         o.put("kind", e.kind());
         o.put("job_id", e.jobId());
         o.put("node", e.node());
@@ -95,15 +93,15 @@ public final class Views {
     public static ObjectNode alert(Alert a) {
         ObjectNode o = Output.object();
         o.put("id", a.id());
-        o.put("ts", iso(a.ts()));
+        o.put("ts", Times.iso(a.ts()));
         o.put("kind", a.kind());
         o.put("severity", a.severity());
         o.put("job_id", a.jobId());
         o.put("node", a.node());
         o.put("title", a.title());
         o.put("detail", a.detail());
-        o.put("acknowledged_at", iso(a.acknowledgedAt()));
-        o.put("notified_at", iso(a.notifiedAt()));
+        o.put("acknowledged_at", Times.iso(a.acknowledgedAt()));
+        o.put("notified_at", Times.iso(a.notifiedAt()));
         return o;
     }
 
@@ -118,10 +116,10 @@ public final class Views {
         o.put("state", n.state());
         o.put("enabled", n.enabled());
         o.put("ignored", n.ignored());
-        o.put("last_seen", iso(n.lastSeen()));
+        o.put("last_seen", Times.iso(n.lastSeen()));
         o.put("last_error", n.lastError());
         o.put("gpu_count", n.gpuCount());
-        o.put("probed_at", iso(n.probedAt()));
+        o.put("probed_at", Times.iso(n.probedAt()));
         ArrayNode gpus = o.putArray("gpus");
         for (nvidb.core.api.GpuState g : v.gpus()) {
             boolean allowed = v.allowlist() == null || v.allowlist().contains(g.index());
@@ -162,7 +160,7 @@ public final class Views {
             x.put("job_name", p.jobName());
             x.put("managed", p.managed());
         }
-        o.put("updated_at", iso(g.updatedAt()));
+        o.put("updated_at", Times.iso(g.updatedAt()));
         return o;
     }
 
@@ -234,45 +232,13 @@ public final class Views {
         return o;
     }
 
-    /**
-     * {@link Times#iso}: {@code 2026-01-02T03:04:05+00:00}. Written by hand for the years
-     * 1000-9999 (a listing prints several per job, and the formatter is slow to start); other
-     * years go to {@link Times#iso} itself.
-     */
-    static String iso(Instant instant) {
-        if (instant == null) {
-            return null;
-        }
-        LocalDateTime t = LocalDateTime.ofEpochSecond(instant.getEpochSecond(), 0, ZoneOffset.UTC);
-        int year = t.getYear();
-        if (year < 1000 || year > 9999) {
-            return Times.iso(instant);
-        }
-        char[] c = {'0', '0', '0', '0', '-', '0', '0', '-', '0', '0', 'T', '0', '0', ':', '0', '0', ':', '0', '0',
-            '+', '0', '0', ':', '0', '0'};
-        put(c, 0, year, 4);
-        put(c, 5, t.getMonthValue(), 2);
-        put(c, 8, t.getDayOfMonth(), 2);
-        put(c, 11, t.getHour(), 2);
-        put(c, 14, t.getMinute(), 2);
-        put(c, 17, t.getSecond(), 2);
-        return new String(c);
-    }
-
-    private static void put(char[] c, int at, int value, int width) {
-        for (int i = at + width - 1; i >= at; i--) {
-            c[i] = (char) ('0' + value % 10);
-            value /= 10;
-        }
-    }
-
     /** Stored JSON text as a node; text that is somehow not JSON comes back as a string, never lost. */
     public static JsonNode parsed(String json) {
         if (json == null) {
             return NullNode.getInstance();
         }
         try {
-            return JsonText.readTree(json);
+            return Json.readTree(json);
         } catch (Exception e) {
             return TextNode.valueOf(json);
         }
@@ -281,9 +247,5 @@ public final class Views {
     public static ArrayNode longs(ArrayNode a, List<Long> values) {
         values.forEach(a::add);
         return a;
-    }
-
-    public static ObjectNode map(Map<String, ?> values) {
-        return JsonText.Mapper.MAPPER.valueToTree(values);
     }
 }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import nvidb.core.api.Job;
 import nvidb.core.api.JobState;
+import nvidb.core.api.Json;
 import nvidb.core.api.LaneRecord;
 import nvidb.core.api.TickSummary;
 import nvidb.core.api.Times;
@@ -14,7 +15,6 @@ import nvidb.core.lifecycle.Moves;
 import nvidb.core.node.NodeReport;
 import nvidb.core.store.JobRepository.Changes;
 import nvidb.core.store.JobRepository.Column;
-import nvidb.core.store.Json;
 import nvidb.core.store.Store;
 import nvidb.core.util.Texts;
 
@@ -118,7 +118,7 @@ final class SettlePass {
             return null;
         }
         try {
-            return Json.write(Json.MAPPER.readTree(text));
+            return Json.write(Json.readTree(text));
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             return Json.write(Map.of("raw", Texts.lastChars(text, TimeoutPass.TAIL_CHARS)));
         }

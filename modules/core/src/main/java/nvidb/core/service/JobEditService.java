@@ -19,13 +19,13 @@ import nvidb.core.api.EventKind;
 import nvidb.core.api.Job;
 import nvidb.core.api.JobEdits;
 import nvidb.core.api.JobState;
+import nvidb.core.api.Json;
 import nvidb.core.api.NvidbException;
 import nvidb.core.api.TickMode;
 import nvidb.core.api.TickSummary;
 import nvidb.core.api.Times;
 import nvidb.core.store.JobRepository.Changes;
 import nvidb.core.store.JobRepository.Column;
-import nvidb.core.store.Json;
 import nvidb.core.store.Store;
 
 /**
@@ -58,7 +58,7 @@ public final class JobEditService implements JobEdits {
     public Job setResult(long id, String json) {
         JsonNode parsed;
         try {
-            parsed = Json.MAPPER.readTree(json);
+            parsed = Json.readTree(json);
         } catch (JsonProcessingException e) {
             parsed = null;
         }

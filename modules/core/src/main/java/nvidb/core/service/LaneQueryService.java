@@ -16,6 +16,7 @@ import java.util.Set;
 import nvidb.core.api.GpuState;
 import nvidb.core.api.Job;
 import nvidb.core.api.JobState;
+import nvidb.core.api.Json;
 import nvidb.core.api.LaneQueries;
 import nvidb.core.api.LaneRecord;
 import nvidb.core.api.NodeRecord;
@@ -24,7 +25,6 @@ import nvidb.core.api.Times;
 import nvidb.core.config.QueueConfig;
 import nvidb.core.config.ServerConfig;
 import nvidb.core.scheduler.LaneReadiness;
-import nvidb.core.store.Json;
 import nvidb.core.store.Store;
 
 /**

@@ -7,6 +7,7 @@ import java.util.Optional;
 import nvidb.core.api.JobCommands;
 import nvidb.core.api.JobEdits;
 import nvidb.core.api.JobQueries;
+import nvidb.core.api.Json;
 import nvidb.core.api.LaneOrdering;
 import nvidb.core.api.LaneQueries;
 import nvidb.core.api.LaneRunners;
@@ -24,7 +25,6 @@ import nvidb.core.node.NodeConnections;
 import nvidb.core.plugins.PluginRegistry;
 import nvidb.core.scheduler.NodeKills;
 import nvidb.core.scheduler.Scheduler;
-import nvidb.core.store.Json;
 import nvidb.core.store.Store;
 
 /**

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import nvidb.core.api.Event;
 import nvidb.core.api.EventKind;
+import nvidb.core.api.Json;
 
 /** The append-only {@code events} table. */
 public final class EventLog {

@@ -1,6 +1,7 @@
 package nvidb.core.store;
 
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.type.TypeReference;
 import java.io.IOException;
@@ -12,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import nvidb.core.api.GpuState;
+import nvidb.core.api.Json;
 
 /** The {@code gpus} table: a cache of the last probe, replaced wholesale per node. */
 public final class GpuRepository {
@@ -23,6 +25,10 @@ public final class GpuRepository {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """;
     private static final String ALL = "SELECT * FROM gpus ORDER BY node, gpu_index";
+    /** The keys of a process in {@code processes_json}: the record's components, in its order. */
+    private static final List<String> PROCESS_KEYS = List.of("pid", "memMb", "name", "user", "jobId", "jobName", "managed");
+    /** A value {@link #streamedProcesses} leaves to the mapper. */
+    private static final Object INVALID = new Object();
 
     private final Database db;
 
@@ -83,45 +89,49 @@ public final class GpuRepository {
     }
 
     /**
-     * {@code processes_json}: the processes as the databind mapper writes the records (their
-     * components in declaration order), written here without one.
+     * {@code processes_json}: the processes as the mapper writes the records, written from maps in
+     * the records' component order so that no pass pays for the mapper's introspection of the
+     * record type (see {@link #processes} for what that costs).
      */
     static String processesJson(List<GpuState.GpuProcessView> processes) {
         List<Map<String, Object>> rows = new ArrayList<>(processes.size());
         for (GpuState.GpuProcessView p : processes) {
+            Object[] values = {p.pid(), p.memMb(), p.name(), p.user(), p.jobId(), p.jobName(), p.managed()};
             Map<String, Object> row = new LinkedHashMap<>();
-            row.put("pid", p.pid());
-            row.put("memMb", p.memMb());
-            row.put("name", p.name());
-            row.put("user", p.user());
-            row.put("jobId", p.jobId());
-            row.put("jobName", p.jobName());
-            row.put("managed", p.managed());
+            for (int i = 0; i < values.length; i++) {
+                row.put(PROCESS_KEYS.get(i), values[i]);
+            }
             rows.add(row);
         }
         return Json.write(rows);
     }
 
-    /** Reads {@code processes_json}; unreadable text reads as no processes. */
+    /**
+     * Reads {@code processes_json}; unreadable text reads as no processes. The text
+     * {@link #processesJson} writes is read with the streaming parser: reading it into the records
+     * with the mapper cost 24-31 ms more of a whole {@code nvidb queue status} or {@code queue nodes}
+     * (bench/json-codec.sh). Anything else is the mapper's to read; GpuProcessesJsonPropertyTest
+     * checks the two agree.
+     */
     static List<GpuState.GpuProcessView> processes(String json) {
-        List<GpuState.GpuProcessView> fast = fastProcesses(json);
-        if (fast != null) {
-            return fast;
+        List<GpuState.GpuProcessView> streamed = streamedProcesses(json);
+        if (streamed != null) {
+            return streamed;
         }
         try {
-            return Json.MAPPER.readValue(json, new TypeReference<List<GpuState.GpuProcessView>>() { });
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            return Json.read(json, new TypeReference<List<GpuState.GpuProcessView>>() { });
+        } catch (JsonProcessingException e) {
             return new ArrayList<>();
         }
     }
 
     /**
-     * The text {@link #processesJson} writes: every record complete, each value of its own JSON
-     * type. Null for anything else (a missing or unknown key, a value to coerce), which the mapper
-     * reads instead, so that such text reads exactly as it always has.
+     * The processes when {@code json} is an array of objects that each hold every key of
+     * {@link #PROCESS_KEYS} once, each value of its own JSON type; null for anything else (a
+     * missing, repeated or unknown key, a value the mapper would coerce).
      */
-    private static List<GpuState.GpuProcessView> fastProcesses(String json) {
-        try (JsonParser p = Json.FACTORY.createParser(json)) {
+    static List<GpuState.GpuProcessView> streamedProcesses(String json) {
+        try (JsonParser p = Json.parser(json)) {
             if (p.nextToken() != JsonToken.START_ARRAY) {
                 return null;
             }
@@ -130,85 +140,24 @@ public final class GpuRepository {
                 if (t != JsonToken.START_OBJECT) {
                     return null;
                 }
-                Integer pid = null;
-                Integer memMb = null;
-                String name = null;
-                String user = null;
-                Long jobId = null;
-                String jobName = null;
-                Boolean managed = null;
+                Object[] v = new Object[PROCESS_KEYS.size()];
                 int seen = 0;
                 for (t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
-                    String key = p.currentName();
-                    JsonToken v = p.nextToken();
-                    boolean isNull = v == JsonToken.VALUE_NULL;
-                    boolean isInt = v == JsonToken.VALUE_NUMBER_INT && p.getNumberType() == JsonParser.NumberType.INT;
-                    boolean isLong = v == JsonToken.VALUE_NUMBER_INT && p.getNumberType() != JsonParser.NumberType.BIG_INTEGER;
-                    boolean isText = v == JsonToken.VALUE_STRING;
-                    int bit;
-                    switch (key) {
-                        case "pid" -> {
-                            if (!isInt) {
-                                return null;
-                            }
-                            pid = p.getIntValue();
-                            bit = 1;
-                        }
-                        case "memMb" -> {
-                            if (!isInt && !isNull) {
-                                return null;
-                            }
-                            memMb = isNull ? null : p.getIntValue();
-                            bit = 2;
-                        }
-                        case "name" -> {
-                            if (!isText && !isNull) {
-                                return null;
-                            }
-                            name = isNull ? null : p.getText();
-                            bit = 4;
-                        }
-                        case "user" -> {
-                            if (!isText && !isNull) {
-                                return null;
-                            }
-                            user = isNull ? null : p.getText();
-                            bit = 8;
-                        }
-                        case "jobId" -> {
-                            if (!isLong && !isNull) {
-                                return null;
-                            }
-                            jobId = isNull ? null : p.getLongValue();
-                            bit = 16;
-                        }
-                        case "jobName" -> {
-                            if (!isText && !isNull) {
-                                return null;
-                            }
-                            jobName = isNull ? null : p.getText();
-                            bit = 32;
-                        }
-                        case "managed" -> {
-                            if (v != JsonToken.VALUE_TRUE && v != JsonToken.VALUE_FALSE) {
-                                return null;
-                            }
-                            managed = v == JsonToken.VALUE_TRUE;
-                            bit = 64;
-                        }
-                        default -> {
-                            return null;
-                        }
-                    }
-                    if ((seen & bit) != 0) {
+                    int key = PROCESS_KEYS.indexOf(p.currentName());
+                    if (key < 0 || (seen & 1 << key) != 0) {
                         return null;
                     }
-                    seen |= bit;
+                    seen |= 1 << key;
+                    v[key] = processValue(p, p.nextToken(), key);
+                    if (v[key] == INVALID) {
+                        return null;
+                    }
                 }
-                if (t != JsonToken.END_OBJECT || seen != 127) {
+                if (t != JsonToken.END_OBJECT || seen != (1 << PROCESS_KEYS.size()) - 1) {
                     return null;
                 }
-                out.add(new GpuState.GpuProcessView(pid, memMb, name, user, jobId, jobName, managed));
+                out.add(new GpuState.GpuProcessView((Integer) v[0], (Integer) v[1], (String) v[2], (String) v[3],
+                        (Long) v[4], (String) v[5], (Boolean) v[6]));
             }
             return p.nextToken() == null ? out : null;
         } catch (IOException e) {
@@ -216,4 +165,19 @@ public final class GpuRepository {
         }
     }
 
+    /** The value of {@code PROCESS_KEYS[key]} at token {@code t}; {@link #INVALID} unless it is of the component's own type. */
+    private static Object processValue(JsonParser p, JsonToken t, int key) throws IOException {
+        boolean nullable = key != 0 && key != 6; // pid and managed are primitives: a null is the mapper's to coerce
+        if (t == JsonToken.VALUE_NULL) {
+            return nullable ? null : INVALID;
+        }
+        return switch (key) {
+            case 0, 1 -> t == JsonToken.VALUE_NUMBER_INT && p.getNumberType() == JsonParser.NumberType.INT
+                    ? (Object) p.getIntValue() : INVALID;
+            case 4 -> t == JsonToken.VALUE_NUMBER_INT && p.getNumberType() != JsonParser.NumberType.BIG_INTEGER
+                    ? (Object) p.getLongValue() : INVALID;
+            case 6 -> t == JsonToken.VALUE_TRUE || t == JsonToken.VALUE_FALSE ? (Object) (t == JsonToken.VALUE_TRUE) : INVALID;
+            default -> t == JsonToken.VALUE_STRING ? p.getText() : INVALID;
+        };
+    }
 }

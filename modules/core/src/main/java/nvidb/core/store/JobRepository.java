@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 import nvidb.core.api.Job;
 import nvidb.core.api.JobState;
+import nvidb.core.api.Json;
 
 /** The {@code jobs} table. */
 public final class JobRepository {

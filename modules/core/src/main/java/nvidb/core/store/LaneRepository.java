@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import nvidb.core.api.Json;
 import nvidb.core.api.LaneRecord;
 
 /** The {@code lanes} table. */

@@ -38,58 +38,7 @@ final class Rows {
     }
 
     static Instant instant(ResultSet rs, String column) throws SQLException {
-        String text = rs.getString(column);
-        if (text == null) {
-            return null;
-        }
-        Instant plain = plainInstant(text);
-        return plain != null ? plain : Times.parse(text);
-    }
-
-    /**
-     * The form the store writes, {@code 2026-01-02T03:04:05+00:00}, read without
-     * {@code java.time}'s parser (a listing reads several per row). Null for any other text or
-     * an impossible date, which {@link Times#parse} then reads as it always has; where this
-     * returns an instant it is the one {@code OffsetDateTime.parse} gives.
-     */
-    static Instant plainInstant(String text) {
-        if (text.length() != 25 || text.charAt(4) != '-' || text.charAt(7) != '-' || text.charAt(10) != 'T'
-                || text.charAt(13) != ':' || text.charAt(16) != ':' || !text.endsWith("+00:00")) {
-            return null;
-        }
-        int year = digits(text, 0, 4);
-        int month = digits(text, 5, 2);
-        int day = digits(text, 8, 2);
-        int hour = digits(text, 11, 2);
-        int minute = digits(text, 14, 2);
-        int second = digits(text, 17, 2);
-        if (year < 1000 || month < 1 || month > 12 || day < 1 || (day > 28 && day > lengthOfMonth(year, month))
-                || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) {
-            return null;
-        }
-        long epochDay = java.time.LocalDate.of(year, month, day).toEpochDay();
-        return Instant.ofEpochSecond(epochDay * 86_400 + hour * 3_600 + minute * 60 + second);
-    }
-
-    /** The decimal number in {@code text[from, from + count)}; -1 unless all of it is ASCII digits. */
-    private static int digits(String text, int from, int count) {
-        int value = 0;
-        for (int i = from; i < from + count; i++) {
-            char c = text.charAt(i);
-            if (c < '0' || c > '9') {
-                return -1;
-            }
-            value = value * 10 + (c - '0');
-        }
-        return value;
-    }
-
-    private static int lengthOfMonth(int year, int month) {
-        return switch (month) {
-            case 2 -> java.time.Year.isLeap(year) ? 29 : 28;
-            case 4, 6, 9, 11 -> 30;
-            default -> 31;
-        };
+        return Times.parse(rs.getString(column));
     }
 
     /** Binds parameters in order, mapping Instant to ISO text and null to SQL NULL. */
