@@ -6,6 +6,7 @@ import java.util.stream.Collectors;
 import nvidb.core.api.Alert;
 import nvidb.core.api.Event;
 import nvidb.core.api.Job;
+import nvidb.core.api.NodeState;
 import nvidb.core.api.Json;
 import nvidb.core.api.Sizes;
 import nvidb.core.api.Times;
@@ -169,14 +170,14 @@ public final class HumanViews {
         }
         for (var v : views) {
             var n = v.node();
-            sb.append("\n  ").append(n.name()).append("  [").append(n.state()).append(n.enabled() ? "" : "/drained")
+            sb.append("\n  ").append(n.name()).append("  [").append(n.state().label()).append(n.enabled() ? "" : "/drained")
                     .append(n.ignored() ? "/ignored" : "").append("]  ").append(n.hostname() == null ? "-" : n.hostname());
-            if (!"up".equals(n.state()) && n.lastError() != null) {
+            if (n.state() != NodeState.UP && n.lastError() != null) {
                 sb.append("  ! ").append(Table.clip(n.lastError(), 70));
             } else if (n.lastSeen() != null) {
                 sb.append("  seen ").append(Times.age(n.lastSeen(), now));
             }
-            if ("up".equals(n.state()) && n.lastError() != null) {
+            if (n.state() == NodeState.UP && n.lastError() != null) {
                 sb.append("\n    note: ").append(Table.clip(n.lastError(), 100));
             }
             if (v.gpus().isEmpty()) {

@@ -113,7 +113,7 @@ public final class Views {
         o.put("hostname", n.hostname());
         o.put("port", n.port());
         o.put("username", n.username());
-        o.put("state", n.state());
+        o.put("state", n.state().label());
         o.put("enabled", n.enabled());
         o.put("ignored", n.ignored());
         o.put("last_seen", Times.iso(n.lastSeen()));

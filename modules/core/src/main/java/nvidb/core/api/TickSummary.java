@@ -60,12 +60,12 @@ public record TickSummary(boolean ran, String skippedReason, String lockOwner, b
         private final List<AlertRef> alerts = new ArrayList<>();
         private final List<Held> held = new ArrayList<>();
 
-        public void countNode(String state, boolean ignored) {
+        public void countNode(NodeState state, boolean ignored) {
             if (ignored) {
                 nodesIgnored++;
-            } else if ("up".equals(state)) {
+            } else if (state == NodeState.UP) {
                 nodesUp++;
-            } else if ("down".equals(state)) {
+            } else if (state == NodeState.DOWN) {
                 nodesDown++;
             }
         }

@@ -7,6 +7,7 @@ import java.util.TreeSet;
 import nvidb.core.api.Job;
 import nvidb.core.api.LaneRecord;
 import nvidb.core.api.NodeRecord;
+import nvidb.core.api.NodeState;
 import nvidb.core.config.ServerConfig;
 
 /**
@@ -37,8 +38,7 @@ public final class LaneReadiness {
         if (!node.enabled()) {
             return "node " + lane.node() + " is drained";
         }
-        String state = node.state() == null ? "unknown" : node.state();
-        return "up".equals(state) ? null : "node " + lane.node() + " is " + state;
+        return node.state() == NodeState.UP ? null : "node " + lane.node() + " is " + node.state().label();
     }
 
     /**

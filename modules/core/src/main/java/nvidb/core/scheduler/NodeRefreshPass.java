@@ -18,6 +18,7 @@ import nvidb.core.api.Job;
 import nvidb.core.api.JobState;
 import nvidb.core.api.LaneRecord;
 import nvidb.core.api.NodeRecord;
+import nvidb.core.api.NodeState;
 import nvidb.core.api.TickSummary;
 import nvidb.core.api.Times;
 import nvidb.core.config.QueueConfig;
@@ -154,7 +155,7 @@ final class NodeRefreshPass {
         store.db.write(() -> {
             store.nodes.markDown(n.name(), now, error);
             store.gpus.replace(n.name(), List.of());
-            if (!"down".equals(n.state())) {
+            if (n.state() != NodeState.DOWN) {
                 store.events.append(now, EventKind.NODE_DOWN, null, n.name(), Texts.truncate(o.unreachable(), 200), null);
                 String title = n.name() + " is unreachable" + (o.running().isEmpty() ? ""
                         : "; " + o.running().size() + " running job(s) cannot be checked");
@@ -186,7 +187,7 @@ final class NodeRefreshPass {
             }
             store.nodes.markUp(n.name(), now, o.gpus().error() == null ? null : Texts.truncate(o.gpus().error(), 300),
                     o.gpus().gpus().size());
-            if (!"up".equals(n.state())) {
+            if (n.state() != NodeState.UP) {
                 store.events.append(now, EventKind.NODE_UP, null, n.name(),
                         n.name() + " is online (" + o.gpus().gpus().size() + " GPU)", null);
             }

@@ -11,6 +11,7 @@ import java.util.Set;
 import nvidb.core.api.GpuState;
 import nvidb.core.api.Job;
 import nvidb.core.api.NodeRecord;
+import nvidb.core.api.NodeState;
 import nvidb.core.api.Sizes;
 import nvidb.core.config.QueueSettings;
 import nvidb.core.config.ServerConfig;
@@ -73,7 +74,7 @@ public final class PlacementPlanner {
         nodes.forEach(n -> rows.put(n.name(), n));
         for (ServerConfig s : servers) {
             NodeRecord n = rows.get(s.name());
-            if (n == null || n.ignored() || "down".equals(n.state())) {
+            if (n == null || n.ignored() || n.state() == NodeState.DOWN) {
                 continue;
             }
             List<Budget> budgets = new ArrayList<>();
@@ -86,7 +87,7 @@ public final class PlacementPlanner {
             if (!budgets.isEmpty()) {
                 inventory.put(s.name(), budgets);
             }
-            if (n.enabled() && "up".equals(n.state())) {
+            if (n.enabled() && n.state() == NodeState.UP) {
                 schedulable.add(s.name());
             }
         }

@@ -20,6 +20,7 @@ import nvidb.core.api.Json;
 import nvidb.core.api.LaneQueries;
 import nvidb.core.api.LaneRecord;
 import nvidb.core.api.NodeRecord;
+import nvidb.core.api.NodeState;
 import nvidb.core.api.NvidbException;
 import nvidb.core.api.Times;
 import nvidb.core.config.QueueConfig;
@@ -182,7 +183,7 @@ public final class LaneQueryService implements LaneQueries {
                 .filter(j -> j.state() == JobState.PENDING && lane.name().equals(j.lane()))
                 .sorted(Job.LANE_ORDER).toList();
         NodeRecord node = c.nodes().get(lane.node());
-        String nodeState = node == null || node.state() == null ? "unknown" : node.state();
+        String nodeState = node == null ? NodeState.UNKNOWN.label() : node.state().label();
         boolean up = answeredLately(lane, c.now());
         return new LaneView(lane, nodeState, running, queued, blocked(lane, node, running, queued, up, c), up);
     }

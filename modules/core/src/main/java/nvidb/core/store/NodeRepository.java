@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import nvidb.core.api.NodeRecord;
+import nvidb.core.api.NodeState;
 
 /** The {@code nodes} table: configured servers plus what their probes last said. */
 public final class NodeRepository {
@@ -103,7 +104,7 @@ public final class NodeRepository {
                 List<NodeRecord> out = new ArrayList<>();
                 while (rs.next()) {
                     out.add(new NodeRecord(rs.getString("name"), rs.getString("hostname"), Rows.intOrNull(rs, "port"),
-                            rs.getString("username"), rs.getString("state"), rs.getInt("enabled") != 0,
+                            rs.getString("username"), NodeState.fromLabel(rs.getString("state")), rs.getInt("enabled") != 0,
                             rs.getInt("ignored") != 0, Rows.instant(rs, "last_seen"), rs.getString("last_error"),
                             rs.getInt("gpu_count"), Rows.instant(rs, "probed_at"), Rows.intOrNull(rs, "sort_order")));
                 }

@@ -159,7 +159,7 @@ class PassesTest {
             assertEquals(pass == 0 ? 1 : 0, s.alerts().size(), "one node_down alert, not one per pass");
         }
         NodeRecord box = f.store.db.read(() -> f.store.nodes.find(PassFixture.NODE)).orElseThrow();
-        assertEquals("down", box.state());
+        assertEquals(nvidb.core.api.NodeState.DOWN, box.state());
         assertEquals(JobState.RUNNING, f.find(id).state());
     }
 
