@@ -192,6 +192,40 @@ class PassesTest {
                 f.find(fits).lastError());
     }
 
+    // ------------------------------------------------------------------ lanes without a runner
+
+    @Test
+    void aLaneWithoutARunnerStartsItsHeadForRealAndNothingPastItsConcurrency() throws Exception {
+        Instant now = Instant.now();
+        f.store.db.write(() -> {
+            f.store.nodes.markUp(PassFixture.NODE, now, null, 1);
+            f.store.gpus.replace(PassFixture.NODE, List.of(gpu()));
+            f.store.lanes.create("box:0", PassFixture.NODE, List.of(0), now);
+            f.store.lanes.setRunner("box:0", false, now);
+            return null;
+        });
+        long head = f.submit(laneJob(1));
+        long next = f.submit(laneJob(2));
+        TickSummary.Builder summary = new TickSummary.Builder();
+        new LaneDispatchPass(f.store, f.nodes, new Launcher(f.config, f.nodes, f.lifecycle)).run(round(), summary);
+        Job started = f.find(head);
+        try {
+            assertEquals(JobState.RUNNING, started.state());
+            assertEquals(List.of(0), started.gpuIds());
+            assertTrue(ProcessHandle.of(started.remotePid()).map(ProcessHandle::isAlive).orElse(false),
+                    "the job's run.sh runs: " + started);
+            assertEquals(JobState.PENDING, f.find(next).state(), "concurrency 1: the next one waits");
+            assertEquals(List.of(head), summary.build().dispatched().stream().map(TickSummary.Dispatched::id).toList());
+        } finally {
+            new ProcessBuilder("kill", "-KILL", "--", "-" + started.remotePgid()).start().waitFor();
+        }
+    }
+
+    private static nvidb.core.store.JobRepository.NewJob laneJob(long seq) {
+        return new nvidb.core.store.JobRepository.NewJob("", "sleep 60", null, Map.of(), 0, 1, 1024, PassFixture.NODE,
+                List.of(), List.of(), null, "tester@host:1", List.of(), "box:0", seq, 0, null, null);
+    }
+
     // ------------------------------------------------------------------ helpers
 
     private DispatchRound round() {
