@@ -10,6 +10,7 @@ import nvidb.core.api.GpuState;
 import nvidb.core.api.Job;
 import nvidb.core.api.JobState;
 import nvidb.core.api.NodeRecord;
+import nvidb.core.api.NodeState;
 import nvidb.core.config.QueueSettings;
 import nvidb.core.config.ServerConfig;
 import nvidb.core.scheduler.PlacementPlanner;
@@ -61,7 +62,7 @@ public class DispatchBenchmark {
         for (int n = 0; n < NODES; n++) {
             String name = "node-" + n;
             servers.add(new ServerConfig(name, name, 22, "u", null, "ssh", null, "nvidia-smi", null, Map.of()));
-            nodes.add(new NodeRecord(name, name, 22, "u", "up", true, false, now, null, GPUS, now, n));
+            nodes.add(new NodeRecord(name, name, 22, "u", NodeState.UP, true, false, now, null, GPUS, now, n));
             for (int g = 0; g < GPUS; g++) {
                 long external = (n * 7L + g * 13L) % 9000;
                 gpus.add(new GpuState(name, g, "GPU-" + n + "-" + g, "NVIDIA A100", 81920, (int) external, 10, 5, 40,
