@@ -6,6 +6,7 @@ import java.util.List;
 import nvidb.core.api.Job;
 import nvidb.core.api.JobState;
 import nvidb.core.api.TickSummary;
+import nvidb.core.api.Times;
 import nvidb.core.lifecycle.JobLifecycle;
 import nvidb.core.lifecycle.Moves;
 import nvidb.core.store.Store;
@@ -48,7 +49,7 @@ final class TimeoutPass {
             } catch (TransportException e) {
                 orphanReason = "timed out while unreachable";
             }
-            Instant at = nvidb.core.api.Times.now();
+            Instant at = Times.now();
             Moves.Overrun overrun = new Moves.Overrun(job.maxRuntimeS(), null, at,
                     tail == null ? null : Texts.lastChars(tail, TAIL_CHARS), null, false, orphanReason);
             JobLifecycle.Applied done = JobLifecycle.ifStillLegal(() -> lifecycle.timeOut(job.id(), overrun, at));

@@ -37,7 +37,6 @@ public final class QueueService implements Queue {
 
     private final NvidbPaths paths;
     private final QueueConfig config;
-    private final PluginRegistry plugins;
     private final Store store;
     private final NodeConnections nodes;
     private final Scheduler scheduler;
@@ -47,7 +46,6 @@ public final class QueueService implements Queue {
                          Store store) {
         this.paths = paths;
         this.config = config;
-        this.plugins = plugins;
         this.store = store;
         this.nodes = new NodeConnections(config, plugins);
         this.scheduler = new Scheduler(store, config, plugins, nodes);
@@ -113,10 +111,6 @@ public final class QueueService implements Queue {
         return store.db.read(() -> store.meta.get("last_tick_at").map(Times::parse).orElse(null));
     }
 
-    /** Resolves a typed node name against every node the database knows. */
-    public String resolveKnownNode(String typed) {
-        return context.resolveNode(typed);
-    }
 
     @Override
     public JobCommands jobCommands() {
