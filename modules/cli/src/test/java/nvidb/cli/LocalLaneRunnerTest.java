@@ -60,6 +60,25 @@ class LocalLaneRunnerTest extends LaneRunnerScenarios {
     }
 
     @Test
+    void aStagedJobTheRunnerAlreadyRanToTheEndKeepsItsOutcomeWhenCancelled() throws Exception {
+        long b = oneRunningOneStaged(2, 0.3)[1];
+        waitUntil(() -> ended(b), 30);
+        assertEquals("pending", job(b).path("state").asText(), "no pass has seen the runner run it yet");
+
+        Cli.Result r = cli.run("job", "cancel", String.valueOf(b), "--json");
+        JsonNode result = r.json().path("results").path(0);
+        assertFalse(result.path("cancelled").asBoolean(), r.toString());
+        assertEquals("completed", result.path("state").asText(), r.toString());
+        JsonNode shown = job(b);
+        assertEquals("completed", shown.path("state").asText(), "the runner's outcome stands: " + shown);
+        assertEquals(0, shown.path("exit_code").asInt(-1), shown.toString());
+        assertFalse(shown.path("started_at").isNull(), shown.toString());
+        java.util.List<String> kinds = new java.util.ArrayList<>();
+        shown.path("events").forEach(e -> kinds.add(e.path("kind").asText()));
+        assertEquals(java.util.List.of("job_submitted", "job_started", "job_finished"), kinds);
+    }
+
+    @Test
     void aLaneWithItsRunnerOffIsStartedByTheSchedulerAndStopAnswersWithoutARunner() throws Exception {
         JsonNode off = cli.json("queue", "lane", LANE, "runner", "off");
         assertFalse(off.path("lane").path("runner").asBoolean(), off.toString());

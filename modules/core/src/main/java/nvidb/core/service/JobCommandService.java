@@ -220,8 +220,15 @@ public final class JobCommandService implements JobCommands {
             return new Cancelled(id, false, job.state().label(), List.of());
         }
         if (job.state() == JobState.PENDING && job.lane() != null && job.runDir() != null) {
-            job = takeBackFromRunner(job);
             withdrawn[0] = true;
+            LaneRunnerService.Withdrawn w = takeBackFromRunner(job);
+            if (w != null && w.exitCode() != null) {
+                // The runner ran it to the end first: its outcome stands, and the pass after this
+                // command records it from the job's directory (exit code, result, output).
+                return new Cancelled(id, false, w.exitCode() == 0 ? JobState.COMPLETED.label()
+                        : JobState.FAILED.label(), List.of());
+            }
+            job = store.db.read(() -> store.jobs.find(id)).orElse(job);
         }
         // The kill goes out before the transaction: a node that is slow to answer must not hold the write lock.
         String orphanReason = null;
@@ -247,11 +254,11 @@ public final class JobCommandService implements JobCommands {
     /**
      * A staged job is taken back from its lane's runner before it is cancelled. When the runner
      * had already started it, its start is recorded first, so that it is cancelled as the running
-     * job it is: stopped, with its run (pid, node, start time, events) kept on the record. A node
-     * that cannot be reached is left to the next pass, which reaps whatever the runner says it
-     * started for a cancelled job.
+     * job it is: stopped, with its run (pid, node, start time, events) kept on the record. Returns
+     * what the runner had done, or null when the node could not be reached: that is left to the
+     * next pass, which reaps whatever the runner says it started for a cancelled job.
      */
-    private Job takeBackFromRunner(Job job) {
+    private LaneRunnerService.Withdrawn takeBackFromRunner(Job job) {
         try {
             LaneRunnerService.Withdrawn w = runners.withdraw(job);
             if (w != null && w.startedPid() != null) {
@@ -262,10 +269,10 @@ public final class JobCommandService implements JobCommands {
                         w.startedPid(), job.runDir(), now, job.attempt() + 1);
                 JobLifecycle.ifStillLegal(() -> lifecycle.start(job.id(), start, now));
             }
+            return w;
         } catch (TransportException e) {
-            // cancelled as a pending job; the next pass withdraws the spec or reaps what was started
+            return null; // cancelled as a pending job; the next pass withdraws the spec or reaps what was started
         }
-        return store.db.read(() -> store.jobs.find(job.id())).orElse(job);
     }
 
     @Override

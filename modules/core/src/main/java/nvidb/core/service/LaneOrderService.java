@@ -38,7 +38,7 @@ public final class LaneOrderService implements LaneOrdering {
 
     /**
      * Before a staged job leaves its lane (assigned elsewhere or taken out), its runner gives it
-     * back; a job the runner already started stays where it is.
+     * back; a job the runner already started (or ran to the end) stays where it is.
      */
     private void takeBack(long id, String verb) {
         Job job = store.db.read(() -> store.jobs.find(id)).orElse(null);
@@ -56,6 +56,10 @@ public final class LaneOrderService implements LaneOrdering {
         if (w != null && w.startedPid() != null) {
             throw NvidbException.conflict("job " + id + " has just been started by the runner of lane '" + job.lane()
                     + "' (pid " + w.startedPid() + "); a running job cannot be " + verb);
+        }
+        if (w != null && w.exitCode() != null) {
+            throw NvidbException.conflict("job " + id + " has already been run by the runner of lane '" + job.lane()
+                    + "' (exit code " + w.exitCode() + "); a finished job cannot be " + verb);
         }
     }
 

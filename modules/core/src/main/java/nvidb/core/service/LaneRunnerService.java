@@ -121,14 +121,21 @@ public final class LaneRunnerService implements LaneRunners {
         return answer.stopped();
     }
 
-    /** @param startedPid the job's run.sh pid when the runner had already started it, else null */
-    record Withdrawn(String node, Integer startedPid) {
+    /**
+     * @param startedPid the job's run.sh pid when the runner had already started it and it still runs, else null
+     * @param exitCode   the job's exit code when the runner had already run it to the end, else null
+     */
+    record Withdrawn(String node, Integer startedPid, Integer exitCode) {
+        /** The runner got there first: the job started, and may have ended. */
+        boolean ran() {
+            return startedPid != null || exitCode != null;
+        }
     }
 
     /**
      * Takes a staged job back from its lane's runner: deletes its spec unless already claimed.
-     * Returns null when the job was never staged (nothing to do); otherwise the node and, when the
-     * runner had already started it, the pid. A job taken back forgets its run directory.
+     * Returns null when the job was never staged (nothing to do); otherwise the node and what the
+     * runner already did with it. A job the runner never started forgets its run directory.
      */
     Withdrawn withdraw(Job job) throws TransportException {
         if (job.lane() == null || job.runDir() == null) {
@@ -140,11 +147,16 @@ public final class LaneRunnerService implements LaneRunners {
         }
         String out = nodes.run(node, LaneRunner.withdrawScript(config.settings().laneSpoolRoot(), job.lane(), job.id(),
                 job.runDir()), Duration.ofSeconds(config.settings().probeTimeout()), true).stdout();
-        Integer pid = out.lines().filter(l -> l.startsWith("pid=")).map(l -> l.substring(4).strip())
-                .filter(v -> v.matches("\\d{1,9}")).map(Integer::valueOf).findFirst().orElse(null);
-        if (pid == null) {
+        Withdrawn w = new Withdrawn(node, number(out, "pid="), number(out, "exit="));
+        if (!w.ran()) {
             JobLifecycle.ifStillLegal(() -> ctx.lifecycle().unstage(job.id(), job.runDir(), Times.now()));
         }
-        return new Withdrawn(node, pid);
+        return w;
+    }
+
+    /** The first whole number after {@code key} at the start of a line of the withdraw script's answer. */
+    private static Integer number(String out, String key) {
+        return out.lines().filter(l -> l.startsWith(key)).map(l -> l.substring(key.length()).strip().split(" ")[0])
+                .filter(v -> v.matches("-?\\d{1,9}")).map(Integer::valueOf).findFirst().orElse(null);
     }
 }
