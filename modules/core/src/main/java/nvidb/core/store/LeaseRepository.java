@@ -9,7 +9,9 @@ import nvidb.core.api.Lease;
 
 /**
  * Named leases in the {@code locks} table. A lease held by another owner and not yet expired is
- * refused; the same owner renews; a crashed holder blocks others at most until its expiry.
+ * refused; the same owner renews. A crashed holder blocks others at most until its expiry, and not
+ * at all when it ran on this machine: its owner names host and pid (see {@link LeaseHolder}), and a
+ * holder whose process is gone is taken over at once.
  */
 public final class LeaseRepository {
     private static final String GET = "SELECT * FROM locks WHERE name = ?";
@@ -25,6 +27,11 @@ public final class LeaseRepository {
 
     public LeaseRepository(Database db) {
         this.db = db;
+    }
+
+    /** A new owner for a lease taken by this process: it names this host and pid. */
+    public static String newOwner() {
+        return LeaseHolder.ownerForThisProcess();
     }
 
     public Optional<Lease> get(String name) {
@@ -53,7 +60,8 @@ public final class LeaseRepository {
             if (current.isPresent()) {
                 Lease l = current.get();
                 boolean heldByOther = l.owner() != null && !l.owner().equals(owner)
-                        && l.expiresAt() != null && l.expiresAt().isAfter(now);
+                        && l.expiresAt() != null && l.expiresAt().isAfter(now)
+                        && !LeaseHolder.of(l.owner()).map(LeaseHolder::goneFromThisHost).orElse(false);
                 if (heldByOther) {
                     return current;
                 }
