@@ -88,7 +88,9 @@ public final class Scheduler {
         TickSummary.Builder summary = new TickSummary.Builder();
         try {
             Map<String, String> homes = refreshAndSettle(summary);
+            Interruption.check();
             timeouts.run(summary);
+            Interruption.check();
             gate.run(summary);
             dispatch(homes, summary);
             store.db.write(() -> {
