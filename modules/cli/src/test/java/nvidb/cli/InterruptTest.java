@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Ctrl-C (SIGINT) and SIGTERM sent to a real {@code nvidb} JVM: a pass in progress gives its lease
- * back before the process ends.
+ * back before the process ends, and an interrupted wait still says which job it was waiting for.
  */
 class InterruptTest {
     @TempDir
@@ -70,6 +70,39 @@ class InterruptTest {
         JsonNode nodes = cli.json("queue", "nodes", "--no-tick");
         assertEquals("up", nodes.path("nodes").path(0).path("state").asText(),
                 "the interrupted probe did not mark the node down: " + nodes);
+    }
+
+    @Test
+    void ctrlCOnSubmitWaitPrintsTheJobItCreated() throws Exception {
+        Files.delete(tmp.resolve("bin/nvidia-smi"));
+        Process submit = cli.start("job", "submit", "--gpus", "0", "--wait", "--json", "--", "sleep 60");
+        await(() -> !cli.json("job", "ls", "--no-tick").path("jobs").isEmpty(), submit);
+        Thread.sleep(500); // let it reach its wait
+        signal(submit, "INT");
+        Cli.Result r = Cli.finish(submit, 30);
+        assertEquals(130, r.exit(), r.toString());
+        JsonNode doc = r.json();
+        assertTrue(doc.path("interrupted").asBoolean(), r.toString());
+        long id = doc.path("job").path("id").asLong();
+        assertTrue(id > 0, r.toString());
+        assertEquals("running", doc.path("job").path("state").asText(), "the job keeps going: " + r);
+
+        Process wait = cli.start("job", "wait", String.valueOf(id), "--json");
+        Thread.sleep(1500);
+        signal(wait, "INT");
+        Cli.Result w = Cli.finish(wait, 30);
+        assertEquals(130, w.exit(), w.toString());
+        assertTrue(w.json().path("interrupted").asBoolean(), w.toString());
+        assertEquals(id, w.json().path("jobs").path(0).path("id").asLong(), w.toString());
+
+        Process human = cli.start("job", "wait", String.valueOf(id));
+        Thread.sleep(1500);
+        signal(human, "TERM");
+        Cli.Result h = Cli.finish(human, 30);
+        assertEquals(143, h.exit(), h.toString());
+        assertTrue(h.err().contains("waiting interrupted") && h.err().contains("job(s) " + id + " keep going"), h.toString());
+        assertEquals("running", cli.json("job", "show", String.valueOf(id), "--no-tick").path("state").asText());
+        cli.json("job", "cancel", String.valueOf(id));
     }
 
     private static void signal(Process p, String signal) throws Exception {
