@@ -32,15 +32,14 @@ class InterruptTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        cli = new Cli(tmp);
-        cli.write(".nvidb/queue.yml", "queue:\n  tick_min_interval: 0.5\n  job_root: " + tmp.resolve("jobs") + "\n");
         // The local node's probe calls this nvidia-smi while it exists: it hangs, keeping the pass (and its lease) busy.
         probeStarted = tmp.resolve("probe-started");
         Path bin = Files.createDirectories(tmp.resolve("bin"));
         Path smi = bin.resolve("nvidia-smi");
         Files.writeString(smi, "#!/bin/sh\ntouch '" + probeStarted + "'\nexec sleep 60\n");
         Files.setPosixFilePermissions(smi, PosixFilePermissions.fromString("rwxr-xr-x"));
-        cli.env("PATH", bin + ":" + System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+        cli = new Cli(tmp).env("PATH", bin + ":" + System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+        cli.write(".nvidb/queue.yml", "queue:\n  tick_min_interval: 0.5\n  job_root: " + tmp.resolve("jobs") + "\n");
     }
 
     @Test
