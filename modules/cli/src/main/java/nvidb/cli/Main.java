@@ -1,5 +1,7 @@
 package nvidb.cli;
 
+import nvidb.cli.context.CliContext;
+import nvidb.cli.context.ShutdownGuard;
 import nvidb.cli.output.Output;
 
 /** The {@code nvidb} program. The only place that ends the process. */
@@ -8,7 +10,10 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        int code = Nvidb.run(args, System.getenv(), Output.system());
+        CliContext context = new CliContext(System.getenv(), Output.system());
+        ShutdownGuard guard = ShutdownGuard.install(context);
+        int code = Nvidb.run(args, context);
+        guard.finished();
         System.exit(code);
     }
 }

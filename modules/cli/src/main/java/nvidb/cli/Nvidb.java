@@ -65,7 +65,12 @@ public final class Nvidb implements Runnable, ContextHolder {
 
     /** Runs one command line and returns the exit code; never throws, never exits. */
     public static int run(String[] args, Map<String, String> env, Output output) {
-        CliContext context = new CliContext(env, output);
+        return run(args, new CliContext(env, output));
+    }
+
+    /** Runs one command line with a context the caller made (Main, to reach it from a shutdown hook). */
+    static int run(String[] args, CliContext context) {
+        Output output = context.output();
         // --json anywhere before "--" asks for JSON errors too, even when parsing fails early.
         List<String> before = Arrays.asList(args).subList(0, indexOfDoubleDash(args));
         output.setJson(before.contains("--json"));

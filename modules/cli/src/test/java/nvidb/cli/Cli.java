@@ -93,6 +93,16 @@ public final class Cli {
                 "-XX:+UseSerialGC", "-Xshare:auto", "-cp", System.getProperty("java.class.path"), "nvidb.cli.Main"));
     }
 
+    /** Starts one command line as a JVM of its own (a process to signal), with this test's environment. */
+    public Process start(String... args) throws IOException {
+        List<String> command = javaCommand();
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command);
+        pb.environment().clear();
+        pb.environment().putAll(env);
+        return pb.start();
+    }
+
     /** Starts a shell that may call {@code nvidb} (a function wrapping the JVM) many times. */
     public Process shell(String script) throws IOException {
         String fn = "nvidb() { " + String.join(" ", javaCommand().stream().map(Cli::q).toList()) + " \"$@\"; }\n";

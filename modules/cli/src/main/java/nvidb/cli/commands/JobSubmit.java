@@ -112,11 +112,17 @@ public final class JobSubmit extends BaseCommand {
             o.put("duplicate", s.duplicate());
             o.set("job", Views.job(job, now()));
             o.set("tick", Views.tick(s.tick()));
+            if (waitForIt) {
+                o.put("interrupted", waited != null && waited.interrupted());
+            }
             out().document(o);
         } else {
             out().line((s.duplicate() ? "already submitted as job " : "submitted job ") + job.id() + " ("
                     + job.displayState() + ")");
             out().line(placementLine(job));
+            if (waited != null && waited.interrupted()) {
+                out().note(waited.interruptedNote());
+            }
         }
         if (waitForIt) {
             return waited != null ? waited.exitCode() : job.state() == JobState.COMPLETED ? 0 : 1;

@@ -53,6 +53,7 @@ public final class JobWait extends BaseCommand {
             doc.put("all_done", o.allDone());
             doc.put("all_succeeded", o.allSucceeded());
             doc.put("timed_out", o.timedOut());
+            doc.put("interrupted", o.interrupted());
             out().document(doc);
         } else {
             out().line(HumanViews.jobTable(o.jobs(), now(), ""));
@@ -68,6 +69,9 @@ public final class JobWait extends BaseCommand {
             }
             if (o.timedOut()) {
                 out().note("wait timed out; the job(s) above are still going");
+            }
+            if (o.interrupted()) {
+                out().note(o.interruptedNote());
             }
         }
         return o.exitCode();

@@ -17,7 +17,7 @@ public final class CliContext implements AutoCloseable {
     private final Map<String, String> env;
     private final Output output;
     private String dbPath;
-    private QueueAccess access;
+    private volatile QueueAccess access; // read by the shutdown hook's thread
 
     public CliContext(Map<String, String> env, Output output) {
         this.env = Map.copyOf(env);
@@ -66,6 +66,14 @@ public final class CliContext implements AutoCloseable {
     /** The queue, with its configuration read. */
     public Queue service() {
         return access().queue();
+    }
+
+    /** Gives back the leases this process holds; any thread, any time (see {@link QueueAccess#releaseLeases}). */
+    public void releaseLeases() {
+        QueueAccess opened = access;
+        if (opened != null) {
+            opened.releaseLeases();
+        }
     }
 
     @Override

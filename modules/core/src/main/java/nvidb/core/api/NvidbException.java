@@ -40,4 +40,9 @@ public final class NvidbException extends RuntimeException {
     public static NvidbException failed(String message) {
         return new NvidbException(ErrorCode.FAILED, message);
     }
+
+    /** The thread was interrupted (Ctrl-C, SIGTERM): the work stopped where it was. */
+    public static NvidbException interrupted() {
+        return new NvidbException(ErrorCode.INTERRUPTED, "interrupted");
+    }
 }

@@ -39,6 +39,14 @@ public interface QueueAccess extends AutoCloseable {
     /** The queue, opened with the configuration; a broken configuration is a usage error. */
     Queue queue();
 
+    /**
+     * Gives back every lease this process holds (the scheduler lease of a pass or of an
+     * operation), each on a database connection of its own, and refuses new ones from then on.
+     * Safe from any thread, while the thread that took them is still working: it is what a
+     * shutdown hook calls on SIGINT or SIGTERM, so that others need not wait for the lease's expiry.
+     */
+    void releaseLeases();
+
     @Override
     void close();
 }

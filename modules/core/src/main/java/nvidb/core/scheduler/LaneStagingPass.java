@@ -21,6 +21,7 @@ import nvidb.core.api.JobState;
 import nvidb.core.api.Json;
 import nvidb.core.api.LaneRecord;
 import nvidb.core.api.NodeRecord;
+import nvidb.core.api.NvidbException;
 import nvidb.core.api.TickSummary;
 import nvidb.core.api.Times;
 import nvidb.core.config.QueueConfig;
@@ -121,6 +122,7 @@ final class LaneStagingPass {
                 answers.put(e.getKey(), pool.submit(() -> sync(e.getKey(), syncs)));
             }
         }
+        Interruption.check(); // an interrupted sync says nothing about its runners
         for (Map.Entry<String, List<Planned>> e : byNode.entrySet()) {
             List<LaneRunner.LaneAnswer> got;
             try {
@@ -131,7 +133,7 @@ final class LaneStagingPass {
                 continue;
             } catch (InterruptedException ex) {
                 Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while syncing lane runners", ex);
+                throw NvidbException.interrupted();
             }
             for (int k = 0; k < e.getValue().size(); k++) {
                 apply(e.getValue().get(k).lane(), got.get(k), summary);

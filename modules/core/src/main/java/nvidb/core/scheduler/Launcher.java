@@ -48,6 +48,7 @@ final class Launcher {
         try {
             result = launch(job, c, attempt);
         } catch (TransportException e) {
+            Interruption.check(); // not a failed launch: the next pass adopts or starts this attempt
             failed(job, c.node() + ": " + e.getMessage(), summary);
             return false;
         }

@@ -19,6 +19,7 @@ import nvidb.core.api.JobState;
 import nvidb.core.api.LaneRecord;
 import nvidb.core.api.NodeRecord;
 import nvidb.core.api.NodeState;
+import nvidb.core.api.NvidbException;
 import nvidb.core.api.TickSummary;
 import nvidb.core.api.Times;
 import nvidb.core.config.QueueConfig;
@@ -100,9 +101,10 @@ final class NodeRefreshPass {
                 throw new IllegalStateException(e.getCause());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while probing nodes", e);
+                throw NvidbException.interrupted();
             }
         }
+        Interruption.check(); // an interrupted probe says nothing about its node
         return out;
     }
 

@@ -69,6 +69,7 @@ final class PoolDispatchPass {
             try {
                 result = launcher.launch(job, c, attempt);
             } catch (TransportException e) {
+                Interruption.check(); // not a failed launch: the next pass adopts or starts this attempt
                 errors.add(c.node() + ": " + e.getMessage());
                 break;
             }

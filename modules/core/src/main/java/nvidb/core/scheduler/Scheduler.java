@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import nvidb.core.api.Job;
 import nvidb.core.api.JobState;
 import nvidb.core.api.LaneRecord;
@@ -18,8 +17,8 @@ import nvidb.core.config.QueueConfig;
 import nvidb.core.lifecycle.JobLifecycle;
 import nvidb.core.node.NodeConnections;
 import nvidb.core.plugins.PluginRegistry;
+import nvidb.core.store.LeaseRepository;
 import nvidb.core.store.Store;
-import nvidb.core.util.Hostname;
 import nvidb.spi.PluginKind;
 import nvidb.spi.placement.PlacementPolicy;
 import nvidb.spi.placement.PlacementPolicyFactory;
@@ -52,8 +51,7 @@ public final class Scheduler {
         this.store = store;
         this.config = config;
         this.plugins = plugins;
-        this.owner = Hostname.get() + ":" + ProcessHandle.current().pid() + ":"
-                + UUID.randomUUID().toString().replace("-", "");
+        this.owner = LeaseRepository.newOwner();
         JobLifecycle lifecycle = new JobLifecycle(store);
         NodeKills kills = new NodeKills(nodes);
         Launcher launcher = new Launcher(config, nodes, lifecycle);
@@ -90,7 +88,9 @@ public final class Scheduler {
         TickSummary.Builder summary = new TickSummary.Builder();
         try {
             Map<String, String> homes = refreshAndSettle(summary);
+            Interruption.check();
             timeouts.run(summary);
+            Interruption.check();
             gate.run(summary);
             dispatch(homes, summary);
             store.db.write(() -> {

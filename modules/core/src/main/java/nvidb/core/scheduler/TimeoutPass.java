@@ -47,6 +47,7 @@ final class TimeoutPass {
                     kills.terminate(job.node(), job.runDir(), job.remotePid(), job.remotePgid());
                 }
             } catch (TransportException e) {
+                Interruption.check(); // the node was not unreachable: the next pass times the job out
                 orphanReason = "timed out while unreachable";
             }
             Instant at = Times.now();

@@ -10,6 +10,7 @@ import nvidb.core.api.QueueAccess;
 import nvidb.core.config.ConfigLoader;
 import nvidb.core.config.NvidbPaths;
 import nvidb.core.plugins.PluginRegistry;
+import nvidb.core.store.LeaseRepository;
 
 /** Core's side of {@link QueueAccess}: paths, then plugins, then configuration and the queue, each on first use. */
 public final class CoreAccess implements QueueAccess {
@@ -65,6 +66,11 @@ public final class CoreAccess implements QueueAccess {
             queue = QueueService.open(paths(), new ConfigLoader(registry()).load(paths()), registry(), env);
         }
         return queue;
+    }
+
+    @Override
+    public void releaseLeases() {
+        LeaseRepository.releaseAllHeld();
     }
 
     @Override

@@ -5,7 +5,6 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Supplier;
-import nvidb.core.api.ErrorCode;
 import nvidb.core.api.Lease;
 import nvidb.core.api.NvidbException;
 import nvidb.core.scheduler.Scheduler;
@@ -42,7 +41,7 @@ final class OperationLease {
                 Thread.sleep(50);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new NvidbException(ErrorCode.INTERRUPTED, "interrupted");
+                throw NvidbException.interrupted();
             }
         }
         try {

@@ -1,15 +1,22 @@
 package nvidb.core.store;
 
+import java.nio.file.Path;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import nvidb.core.api.Lease;
+import nvidb.core.api.NvidbException;
 
 /**
  * Named leases in the {@code locks} table. A lease held by another owner and not yet expired is
- * refused; the same owner renews; a crashed holder blocks others at most until its expiry.
+ * refused; the same owner renews. A crashed holder blocks others at most until its expiry, and not
+ * at all when it ran on this machine: its owner names host and pid (see {@link LeaseHolder}), and a
+ * holder whose process is gone is taken over at once.
  */
 public final class LeaseRepository {
     private static final String GET = "SELECT * FROM locks WHERE name = ?";
@@ -21,10 +28,22 @@ public final class LeaseRepository {
     private static final String RELEASE =
             "UPDATE locks SET owner = NULL, expires_at = NULL WHERE name = ? AND owner = ?";
 
+    /** Leases this process holds, by database file: what {@link #releaseAllHeld} gives back. */
+    private static final Set<Held> HELD = ConcurrentHashMap.newKeySet();
+    private static volatile boolean closing;
+
+    private record Held(Path database, String name, String owner) {
+    }
+
     private final Database db;
 
     public LeaseRepository(Database db) {
         this.db = db;
+    }
+
+    /** A new owner for a lease taken by this process: it names this host and pid. */
+    public static String newOwner() {
+        return LeaseHolder.ownerForThisProcess();
     }
 
     public Optional<Lease> get(String name) {
@@ -48,12 +67,16 @@ public final class LeaseRepository {
      * @return empty when acquired, else the lease that stands in the way
      */
     public Optional<Lease> acquire(String name, String owner, Duration ttl, Instant now) {
+        if (closing) {
+            throw NvidbException.interrupted(); // this process is ending: it takes nothing new
+        }
         return db.write(() -> Rows.sql(() -> {
             Optional<Lease> current = get(name);
             if (current.isPresent()) {
                 Lease l = current.get();
                 boolean heldByOther = l.owner() != null && !l.owner().equals(owner)
-                        && l.expiresAt() != null && l.expiresAt().isAfter(now);
+                        && l.expiresAt() != null && l.expiresAt().isAfter(now)
+                        && !LeaseHolder.of(l.owner()).map(LeaseHolder::goneFromThisHost).orElse(false);
                 if (heldByOther) {
                     return current;
                 }
@@ -62,6 +85,7 @@ public final class LeaseRepository {
                 Rows.bind(ps, name, owner, now, now.plus(ttl));
                 ps.executeUpdate();
             }
+            HELD.add(new Held(db.path(), name, owner));
             return Optional.<Lease>empty();
         }));
     }
@@ -73,5 +97,23 @@ public final class LeaseRepository {
                 return ps.executeUpdate();
             }
         }));
+        HELD.remove(new Held(db.path(), name, owner));
+    }
+
+    /**
+     * Releases every lease this process still holds, each on a connection of its own (the
+     * {@link Database} of the thread that took it is not shared), and refuses new ones after.
+     * Best effort: a lease that cannot be released here still expires, and is taken over at once
+     * by a client on this host once this process is gone.
+     */
+    public static void releaseAllHeld() {
+        closing = true;
+        for (Held h : List.copyOf(HELD)) {
+            try (Database own = Database.open(h.database())) {
+                new LeaseRepository(own).release(h.name(), h.owner());
+            } catch (RuntimeException e) {
+                // see above: expiry or the dead-pid rule frees it
+            }
+        }
     }
 }

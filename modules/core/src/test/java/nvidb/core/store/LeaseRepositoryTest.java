@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import nvidb.core.api.Lease;
+import nvidb.core.util.Hostname;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -95,5 +96,32 @@ class LeaseRepositoryTest {
         assertEquals("A", b.leases.get("scheduler").orElseThrow().owner());
         assertEquals("B", a.leases.get("lane-sync").orElseThrow().owner());
         assertTrue(a.leases.get("nothing").isEmpty());
+    }
+
+    @Test
+    void aLeaseOfAProcessThatDiedOnThisHostIsTakenOverAtOnce() throws Exception {
+        Process gone = new ProcessBuilder("sh", "-c", "exit 0").start();
+        gone.waitFor();
+        String deadOwner = Hostname.get() + ":" + gone.pid() + ":killed";
+        assertEquals(Optional.empty(), a.leases.acquire(LEASE, deadOwner, Duration.ofMinutes(3), at(0)));
+
+        assertEquals(Optional.empty(), b.leases.acquire(LEASE, "B", TTL, at(1)), "its holder is gone: no wait for the TTL");
+        assertEquals("B", a.leases.get(LEASE).orElseThrow().owner());
+    }
+
+    @Test
+    void aLiveHolderOnThisHostAndAnyHolderOnAnotherHostAreWaitedFor() throws Exception {
+        Process gone = new ProcessBuilder("sh", "-c", "exit 0").start();
+        gone.waitFor();
+        String elsewhere = "another-host-" + Hostname.get() + ":" + gone.pid() + ":x";
+        assertEquals(Optional.empty(), a.leases.acquire(LEASE, elsewhere, Duration.ofMinutes(3), at(0)));
+        assertEquals(elsewhere, b.leases.acquire(LEASE, "B", TTL, at(1)).orElseThrow().owner(),
+                "a pid on another machine cannot be checked: wait for its expiry");
+        assertEquals(Optional.empty(), b.leases.acquire(LEASE, "B", TTL, at(181)), "expired");
+
+        String alive = LeaseRepository.newOwner();
+        assertTrue(alive.startsWith(Hostname.get() + ":" + ProcessHandle.current().pid() + ":"), alive);
+        assertEquals(Optional.empty(), a.leases.acquire(LEASE, alive, Duration.ofMinutes(3), at(200)));
+        assertEquals(alive, b.leases.acquire(LEASE, "B", TTL, at(201)).orElseThrow().owner(), "this process lives");
     }
 }
