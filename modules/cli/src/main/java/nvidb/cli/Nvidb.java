@@ -25,7 +25,7 @@ import picocli.CommandLine;
         description = "A GPU job queue for your own machines: jobs wait in one SQLite file until a GPU has room.",
         footerHeading = "%nExit codes:%n", footer = {
             "  0    success",
-            "  1    failure: a waited-for job ended badly; open alerts; keeper down; a command that could not do its work",
+            "  1    failure: a waited-for job ended badly; open alerts; a command that could not do its work",
             "  2    job wait / submit --wait: the timeout ran out with work still going",
             "  3    not found: unknown job, node, lane, alert",
             "  4    busy or conflict: the scheduler lease is held, or the transition is illegal",

@@ -141,18 +141,18 @@ class SkillContractTest {
         return false;
     }
 
-    /** Lines of the skill's shell blocks that run nvidb. */
-    static List<String> commandLines(String skill) {
+    /** Lines of a Markdown text's shell blocks that run nvidb ({@code ./nvidb} read as {@code nvidb}), comments cut. */
+    static List<String> commandLines(String markdown) {
         List<String> out = new ArrayList<>();
         boolean inShell = false;
-        for (String line : skill.split("\n")) {
+        for (String line : markdown.split("\n")) {
             if (line.startsWith("```")) {
                 inShell = line.equals("```sh");
                 continue;
             }
-            if (inShell && line.startsWith("nvidb ")) {
-                String l = line.contains("#") ? line.substring(0, line.indexOf('#')) : line;
-                out.add(l.strip());
+            String l = line.startsWith("./nvidb ") ? line.substring(2) : line;
+            if (inShell && l.startsWith("nvidb ")) {
+                out.add((l.contains("#") ? l.substring(0, l.indexOf('#')) : l).strip());
             }
         }
         return out;

@@ -60,7 +60,8 @@ public final class JobSubmit extends BaseCommand {
     @Option(names = "--retries", paramLabel = "N", description = "Start again if the process vanishes (default 0).")
     int retries;
 
-    @Option(names = "--workdir", paramLabel = "DIR", description = "Directory to run in on the node (~ is expanded).")
+    @Option(names = "--workdir", paramLabel = "DIR", description = "Directory to run in on the node (~ is expanded); "
+            + "default: the one this submit is made from when the node has it, else $HOME.")
     String workdir;
 
     @Option(names = "--env", paramLabel = "KEY=VALUE", description = "Environment for the job (repeatable).")

@@ -42,6 +42,7 @@ import nvidb.spi.transport.TransportException;
  */
 public final class JobCommandService implements JobCommands {
     private static final Pattern ENV_KEY = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+    private static final String SUBMIT_DIR = "NVIDB_SUBMIT_DIR";
 
     private final ServiceContext ctx;
     private final Store store;
@@ -117,7 +118,7 @@ public final class JobCommandService implements JobCommands {
             ctx.requireJobsExist(r.afterAny());
             String label = r.name() != null && !r.name().isEmpty() ? r.name() : truncate(r.command(), 80);
             long id = lifecycle.submit(new JobRepository.NewJob(r.name() == null ? "" : r.name(), r.command(),
-                    workdir(r), new LinkedHashMap<>(r.env()), r.priority(), r.gpus(), vram, node, r.after(),
+                    workdir(r), env(r), r.priority(), r.gpus(), vram, node, r.after(),
                     r.afterAny(), r.timeoutSeconds(), submitter, r.tags(), lane, laneSeq, r.retries(), blankToNull(r.note()),
                     r.idempotencyKey()), label, Times.now()).id();
             if (lane != null && r.at() != null) {
@@ -135,6 +136,21 @@ public final class JobCommandService implements JobCommands {
     /** {@code --workdir} with {@code ~} expanded to the submitting user's home. */
     private String workdir(SubmitRequest r) {
         return r.workdir() == null ? null : NvidbPaths.expandHome(r.workdir(), ctx.env());
+    }
+
+    /**
+     * The job's {@code --env}, plus {@code NVIDB_SUBMIT_DIR}: the directory the submit was made
+     * from ({@code PWD}, which the command line sets to its real working directory). run.sh runs
+     * a job without {@code --workdir} there when it exists on the node, else in {@code $HOME}:
+     * one rule for a launch and a lane runner alike. An {@code --env NVIDB_SUBMIT_DIR} wins.
+     */
+    private Map<String, String> env(SubmitRequest r) {
+        Map<String, String> env = new LinkedHashMap<>(r.env());
+        String pwd = ctx.env().get("PWD");
+        if (pwd != null && pwd.startsWith("/")) {
+            env.putIfAbsent(SUBMIT_DIR, pwd);
+        }
+        return env;
     }
 
     private String defaultSubmitter() {

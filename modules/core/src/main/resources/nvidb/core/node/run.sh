@@ -43,8 +43,13 @@ nvidb_export_job_env() {
 }
 set -- "$nvidb_workdir" "$nvidb_node" "$@"
 nvidb_export_job_env "$@"
+# Where the job runs, the same rule whoever starts this (a launch or a lane runner): --workdir,
+# which must exist; else the directory the submit was made from, when it exists on this node;
+# else $HOME.
 if [ -n "$1" ]; then
     cd "$1" 2>/dev/null || { echo "nvidb: workdir $1 does not exist on $2 (or is not a directory we may enter)" >&2; exit 127; }
+elif [ -z "${NVIDB_SUBMIT_DIR:-}" ] || ! cd "$NVIDB_SUBMIT_DIR" 2>/dev/null; then
+    cd "${HOME:-/}" 2>/dev/null || cd /
 fi
 sh "$NVIDB_JOB_DIR/command.sh" < /dev/null &
 nvidb_child=$!
