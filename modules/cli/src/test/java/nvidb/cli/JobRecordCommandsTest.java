@@ -284,6 +284,20 @@ class JobRecordCommandsTest {
         assertEquals(1, cli.json("queue", "alerts", "--all").path("alerts").size());
     }
 
+    /** A queue with no events yet: one document with an empty list, and 0 to continue from. */
+    @Test
+    void eventsOfAnEmptyQueueAreAnEmptyList() {
+        Cli.Result r = cli.run("queue", "events", "--json");
+        assertEquals(0, r.exit(), r.toString());
+        assertEquals(0, r.json().path("events").size());
+        assertEquals(0, r.json().path("last_id").asLong(-1), r.out());
+        Cli.Result human = cli.run("queue", "events");
+        assertEquals(0, human.exit(), human.toString());
+        Cli.Result since = cli.run("queue", "events", "--json", "--since", "0");
+        assertEquals(0, since.exit(), since.toString());
+        assertEquals(0, since.json().path("last_id").asLong(-1));
+    }
+
     @Test
     void optionsMayStandAfterTheParentWord() {
         submit();

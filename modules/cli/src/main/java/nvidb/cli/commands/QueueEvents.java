@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
 
 @Command(name = "events", mixinStandardHelpOptions = true, description = {
         "The event log. Catch up on what happened while you were away:",
-        "  nvidb queue events --since 120 --json   (then pass last_id as the next --since)"})
+        "  nvidb queue events --since 120 --json   (then pass last_id as the next --since; 0 while the log is empty)"})
 public final class QueueEvents extends BaseCommand {
     @Option(names = "--since", paramLabel = "ID", description = "Only events after this id, oldest first.")
     String since;
