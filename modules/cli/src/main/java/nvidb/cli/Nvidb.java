@@ -29,7 +29,7 @@ import picocli.CommandLine;
             "  2    job wait / submit --wait: the timeout ran out with work still going",
             "  3    not found: unknown job, node, lane, alert",
             "  4    busy or conflict: the scheduler lease is held, or the transition is illegal",
-            "  64   usage: unknown option, bad size, bad id, malformed value",
+            "  64   usage: unknown option, bad or empty size or duration, bad id, malformed value",
             "  130  interrupted"})
 public final class Nvidb implements Runnable, ContextHolder {
     private final CliContext context;

@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
         "The event log. Catch up on what happened while you were away:",
         "  nvidb queue events --since 120 --json   (then pass last_id as the next --since; 0 while the log is empty)"})
 public final class QueueEvents extends BaseCommand {
-    @Option(names = "--since", paramLabel = "ID", description = "Only events after this id, oldest first.")
+    @Option(names = "--since", paramLabel = "ID", converter = NonBlank.class, description = "Only events after this id, oldest first.")
     String since;
 
     @Option(names = "--job", paramLabel = "ID", description = "Only this job's events.")

@@ -95,7 +95,7 @@ public final class QueueLane extends BaseCommand {
         @Parameters(index = "0", paramLabel = "ID", description = "The job to move.")
         String id;
 
-        @Option(names = "--to", paramLabel = "head|tail|N", description = "The slot to move it to.")
+        @Option(names = "--to", paramLabel = "head|tail|N", converter = NonBlank.class, description = "The slot to move it to.")
         String to;
 
         @Option(names = "--before", paramLabel = "ID", description = "Just before this queued job.")
@@ -193,7 +193,7 @@ public final class QueueLane extends BaseCommand {
         @Parameters(index = "0", paramLabel = "ID", description = "The job.")
         String id;
 
-        @Option(names = "--at", paramLabel = "head|tail|N", description = "Where in the lane (default tail).")
+        @Option(names = "--at", paramLabel = "head|tail|N", converter = NonBlank.class, description = "Where in the lane (default tail).")
         String at;
 
         @Option(names = "--none", description = "Take the job out of this lane.")
