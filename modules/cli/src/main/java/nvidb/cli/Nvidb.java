@@ -34,7 +34,7 @@ import picocli.CommandLine;
 public final class Nvidb implements Runnable, ContextHolder {
     private final CliContext context;
 
-    @Option(names = "--json", scope = ScopeType.INHERIT, description = "Print exactly one JSON document on stdout.")
+    @Option(names = "--json", scope = ScopeType.INHERIT, description = "Print exactly one JSON document on stdout (JSON Lines, one document a line, in the streaming modes job logs -f and queue tick --watch).")
     void json(boolean value) {
         if (value) {
             context.output().setJson(true);

@@ -354,6 +354,26 @@ class JobRecordCommandsTest {
         assertEquals(0, since.json().path("last_id").asLong(-1));
     }
 
+    /** queue tick --watch --json is JSON Lines: one compact document per pass, then a summary when stopped. */
+    @Test
+    void tickWatchWithJsonIsJsonLinesEndingInASummary() throws Exception {
+        Cli.Result[] result = new Cli.Result[1];
+        Thread watcher = Thread.ofPlatform().start(() -> result[0] = cli.run("queue", "tick", "--watch", "1", "--json"));
+        Thread.sleep(2_500);
+        watcher.interrupt(); // what Ctrl-C does to a waiting command
+        watcher.join(30_000);
+        Cli.Result r = result[0];
+        assertEquals(0, r.exit(), r.toString());
+        List<String> lines = r.out().lines().toList();
+        assertTrue(lines.size() >= 3, r.toString());
+        for (String line : lines.subList(0, lines.size() - 1)) {
+            assertTrue(Cli.JSON.readTree(line).has("nodes_up"), line);
+        }
+        JsonNode summary = Cli.JSON.readTree(lines.getLast());
+        assertTrue(summary.path("summary").asBoolean(), r.out());
+        assertEquals(lines.size() - 1, summary.path("passes").asInt());
+    }
+
     @Test
     void optionsMayStandAfterTheParentWord() {
         submit();
