@@ -60,7 +60,7 @@ public final class Nvidb implements Runnable, ContextHolder {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(new CommandLine(this), "pick a command: queue, job or plugins (see nvidb --help)");
+        throw new CommandLine.ParameterException(new CommandLine(this), "pick a command: queue, job or plugins");
     }
 
     /** Runs one command line and returns the exit code; never throws, never exits. */
@@ -114,6 +114,7 @@ public final class Nvidb implements Runnable, ContextHolder {
         if (!versionOnly && (!known || "plugins".equals(group))) {
             cli.addSubcommand(new PluginsCommand());
         }
+        HelpText.apply(cli);
         cli.setOut(new java.io.PrintWriter(context.output().out(), true));
         cli.setErr(new java.io.PrintWriter(context.output().err(), true));
         cli.setParameterExceptionHandler((ex, badArgs) -> {

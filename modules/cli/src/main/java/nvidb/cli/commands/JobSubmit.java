@@ -24,8 +24,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "submit", mixinStandardHelpOptions = true, description = {
-        "Queue a job. Put the command last, after --, or pass it as one quoted string:",
-        "  nvidb job submit --json --name train --vram 20G -- python train.py --epochs 10"})
+        "Queue a job. Put the command last, after --, or pass it as one quoted string."})
 public final class JobSubmit extends BaseCommand {
     @Option(names = {"-n", "--name"}, description = "A label for the job.")
     String name;
