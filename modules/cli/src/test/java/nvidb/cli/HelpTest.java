@@ -61,7 +61,9 @@ class HelpTest {
                 problems.add(name + ": fewer than two examples: " + examples);
             }
             for (String example : examples) {
-                List<String> words = words(example);
+                // Example lines may end in a comment; the skill's test splits the rest like sh does.
+                String line = example.contains(" # ") ? example.substring(0, example.indexOf(" # ")) : example;
+                List<String> words = SkillContractTest.words(line.strip());
                 try {
                     root().parseArgs(words.subList(1, words.size()).toArray(String[]::new));
                 } catch (CommandLine.ParameterException e) {
@@ -100,40 +102,5 @@ class HelpTest {
         String help = root().getUsageMessage();
         assertTrue(help.indexOf("Examples:") < help.indexOf("Exit codes:"), help);
         assertTrue(help.contains("  64   usage:"), help);
-    }
-
-    /** A command line split the way sh would for these simple lines: quotes group, a # starts a comment. */
-    static List<String> words(String line) {
-        List<String> words = new ArrayList<>();
-        StringBuilder w = new StringBuilder();
-        char quote = 0;
-        boolean inWord = false;
-        for (char c : line.strip().toCharArray()) {
-            if (quote != 0) {
-                if (c == quote) {
-                    quote = 0;
-                } else {
-                    w.append(c);
-                }
-            } else if (c == '\'' || c == '"') {
-                quote = c;
-                inWord = true;
-            } else if (c == '#' && !inWord) {
-                break;
-            } else if (Character.isWhitespace(c)) {
-                if (inWord) {
-                    words.add(w.toString());
-                    w.setLength(0);
-                    inWord = false;
-                }
-            } else {
-                w.append(c);
-                inWord = true;
-            }
-        }
-        if (inWord) {
-            words.add(w.toString());
-        }
-        return words;
     }
 }
