@@ -6,7 +6,7 @@ root=$(cd -P -- "$(dirname -- "$0")/.." && pwd -P)
 . "$root/scripts/find-jdk25.sh"
 use_jdk25
 cd "$root"
-mvn -q -B -DskipTests install -pl bench/jmh -am >&2
-mvn -q -B dependency:build-classpath -pl bench/jmh -Dmdep.outputFile=bench/jmh/target/classpath.txt >&2
+mvn -q -B -ntp -DskipTests install -pl bench/jmh -am >&2
+mvn -q -B -ntp dependency:build-classpath -pl bench/jmh -Dmdep.outputFile=bench/jmh/target/classpath.txt >&2
 exec "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED \
     -cp "bench/jmh/target/classes:$(cat bench/jmh/target/classpath.txt)" org.openjdk.jmh.Main "$@"

@@ -29,12 +29,12 @@ import picocli.CommandLine;
             "  2    job wait / submit --wait: the timeout ran out with work still going",
             "  3    not found: unknown job, node, lane, alert",
             "  4    busy or conflict: the scheduler lease is held, or the transition is illegal",
-            "  64   usage: unknown option, bad size, bad id, malformed value",
+            "  64   usage: unknown option, bad or empty size or duration, bad id, malformed value",
             "  130  interrupted"})
 public final class Nvidb implements Runnable, ContextHolder {
     private final CliContext context;
 
-    @Option(names = "--json", scope = ScopeType.INHERIT, description = "Print exactly one JSON document on stdout.")
+    @Option(names = "--json", scope = ScopeType.INHERIT, description = "Print exactly one JSON document on stdout (JSON Lines, one document a line, in the streaming modes job logs -f and queue tick --watch).")
     void json(boolean value) {
         if (value) {
             context.output().setJson(true);
@@ -60,7 +60,7 @@ public final class Nvidb implements Runnable, ContextHolder {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(new CommandLine(this), "pick a command: queue, job or plugins (see nvidb --help)");
+        throw new CommandLine.ParameterException(new CommandLine(this), "pick a command: queue, job or plugins");
     }
 
     /** Runs one command line and returns the exit code; never throws, never exits. */
@@ -119,6 +119,7 @@ public final class Nvidb implements Runnable, ContextHolder {
         if (!versionOnly && (!known || "plugins".equals(group))) {
             cli.addSubcommand(new PluginsCommand());
         }
+        HelpText.apply(cli);
         cli.setOut(new java.io.PrintWriter(context.output().out(), true));
         cli.setErr(new java.io.PrintWriter(context.output().err(), true));
         cli.setParameterExceptionHandler((ex, badArgs) -> {

@@ -53,6 +53,44 @@ class BadInputTest {
                 Arguments.of(new String[] {"queue", "events", "--since", "x"}, 64, "--since takes an event id"));
     }
 
+    /**
+     * Every size, duration, count and position a command takes, given as an empty or a blank word
+     * (an unset shell variable, {@code --vram "$VRAM"}): a usage error naming the option, never a
+     * silent default. Each row is run with "" and with "  ".
+     */
+    static Stream<Arguments> blankValues() {
+        Stream<String[]> rows = Stream.of(
+                new String[] {"--vram", "job", "submit", "--vram", "%s", "--", "true"},
+                new String[] {"--gpus", "job", "submit", "--gpus", "%s", "--", "true"},
+                new String[] {"--timeout", "job", "submit", "--timeout", "%s", "--", "true"},
+                new String[] {"--retries", "job", "submit", "--retries", "%s", "--", "true"},
+                new String[] {"--priority", "job", "submit", "--priority", "%s", "--", "true"},
+                new String[] {"--wait-timeout", "job", "submit", "--wait", "--wait-timeout", "%s", "--", "true"},
+                new String[] {"--at", "job", "submit", "--lane", "nowhere:0", "--at", "%s", "--", "true"},
+                new String[] {"--timeout", "job", "wait", "1", "--timeout", "%s"},
+                new String[] {"--logs", "job", "wait", "1", "--logs", "%s"},
+                new String[] {"--limit", "job", "ls", "-n", "%s"},
+                new String[] {"--number", "job", "logs", "1", "-n", "%s"},
+                new String[] {"(VALUE)", "job", "priority", "1", "%s"},
+                new String[] {"--up", "job", "priority", "1", "--up", "%s"},
+                new String[] {"--down", "job", "priority", "1", "--down", "%s"},
+                new String[] {"--number", "queue", "alerts", "-n", "%s"},
+                new String[] {"--number", "queue", "events", "-n", "%s"},
+                new String[] {"--since", "queue", "events", "--since", "%s"},
+                new String[] {"--watch", "queue", "tick", "--watch", "%s"},
+                new String[] {"concurrency", "queue", "lane", "nowhere:0", "concurrency", "%s"},
+                new String[] {"--to", "queue", "lane", "nowhere:0", "move", "1", "--to", "%s"},
+                new String[] {"--at", "queue", "lane", "nowhere:0", "assign", "1", "--at", "%s"});
+        return rows.flatMap(row -> Stream.of("", "  ").map(blank -> Arguments.of(
+                Stream.of(row).skip(1).map(w -> w.equals("%s") ? blank : w).toArray(String[]::new), 64, row[0])));
+    }
+
+    @ParameterizedTest
+    @MethodSource("blankValues")
+    void anEmptyOrBlankSizeDurationOrCountIsAUsageError(String[] args, int exit, String option) throws Exception {
+        refusedWithASentenceAndNothingChanges(args, exit, option);
+    }
+
     @ParameterizedTest
     @MethodSource("cases")
     void refusedWithASentenceAndNothingChanges(String[] args, int exit, String message) throws Exception {

@@ -244,6 +244,62 @@ class JobRecordCommandsTest {
         assertEquals(64, cli.run("job", "purge", "--state", "pending").exit());
     }
 
+    /**
+     * Commands taking several ids act on every one they can, report each id in one document, and
+     * exit with the worst outcome: not found (3) over conflict (4) over success (0).
+     */
+    @Test
+    void severalIdsActOnEveryOneThatCanAndExitWithTheWorstOutcome() {
+        long a = submit();
+        long b = submit();
+        Cli.Result cancel = cli.run("job", "cancel", "--json", String.valueOf(a), String.valueOf(b), "9999");
+        assertEquals(3, cancel.exit(), cancel.toString());
+        JsonNode doc = cancel.json();
+        assertFalse(doc.path("ok").asBoolean(true));
+        assertEquals("not_found", doc.path("code").asText());
+        assertEquals(3, doc.path("results").size());
+        for (int i = 0; i < 2; i++) {
+            JsonNode r = doc.path("results").path(i);
+            assertTrue(r.path("ok").asBoolean(), r.toString());
+            assertTrue(r.path("cancelled").asBoolean(), r.toString());
+            assertEquals("cancelled", r.path("state").asText());
+            assertFalse(r.has("error"), r.toString());
+        }
+        JsonNode missing = doc.path("results").path(2);
+        assertEquals(9999, missing.path("id").asLong());
+        assertFalse(missing.path("ok").asBoolean(true));
+        assertEquals("not_found", missing.path("code").asText());
+        assertEquals("job 9999 not found", missing.path("error").asText());
+        assertEquals("cancelled", cli.json("job", "show", String.valueOf(b)).path("state").asText());
+
+        long c = submit();
+        Cli.Result conflict = cli.run("job", "cancel", "--json", String.valueOf(a), String.valueOf(c));
+        assertEquals(4, conflict.exit(), conflict.toString());
+        assertEquals("conflict", conflict.json().path("results").path(0).path("code").asText());
+        assertTrue(conflict.json().path("results").path(1).path("ok").asBoolean(), conflict.out());
+
+        Cli.Result requeue = cli.run("job", "requeue", "--json", "9999", String.valueOf(a), String.valueOf(b));
+        assertEquals(3, requeue.exit(), requeue.toString());
+        assertEquals("pending", requeue.json().path("results").path(1).path("state").asText());
+        assertTrue(requeue.json().path("results").path(2).path("requeued").asBoolean(), requeue.out());
+        assertEquals("pending", cli.json("job", "show", String.valueOf(b)).path("state").asText());
+
+        long dead = submit();
+        long held = submit("--after", String.valueOf(dead));
+        cli.json("job", "cancel", String.valueOf(dead));
+        cli.json("queue", "tick");
+        Cli.Result release = cli.run("job", "release", "--json", String.valueOf(held), "9999");
+        assertEquals(3, release.exit(), release.toString());
+        JsonNode released = release.json().path("results");
+        assertTrue(released.path(0).path("released").asBoolean(), release.out());
+        assertTrue(released.path(0).path("ok").asBoolean(), release.out());
+        assertEquals("not_found", released.path(1).path("code").asText(), release.out());
+        assertFalse(cli.json("job", "show", String.valueOf(held)).path("held").asBoolean());
+        Cli.Result again = cli.run("job", "release", String.valueOf(held));
+        assertEquals(4, again.exit(), again.toString());
+        assertTrue(again.err().contains("is not held"), again.toString());
+    }
+
     @Test
     void resultTakesAnyJsonValueAndStringsRoundTrip() {
         long id = submit();
@@ -282,6 +338,40 @@ class JobRecordCommandsTest {
         assertEquals(0, cli.run("queue", "alerts").exit());
         assertEquals("no open alerts\n", cli.run("queue", "alerts").out());
         assertEquals(1, cli.json("queue", "alerts", "--all").path("alerts").size());
+    }
+
+    /** A queue with no events yet: one document with an empty list, and 0 to continue from. */
+    @Test
+    void eventsOfAnEmptyQueueAreAnEmptyList() {
+        Cli.Result r = cli.run("queue", "events", "--json");
+        assertEquals(0, r.exit(), r.toString());
+        assertEquals(0, r.json().path("events").size());
+        assertEquals(0, r.json().path("last_id").asLong(-1), r.out());
+        Cli.Result human = cli.run("queue", "events");
+        assertEquals(0, human.exit(), human.toString());
+        Cli.Result since = cli.run("queue", "events", "--json", "--since", "0");
+        assertEquals(0, since.exit(), since.toString());
+        assertEquals(0, since.json().path("last_id").asLong(-1));
+    }
+
+    /** queue tick --watch --json is JSON Lines: one compact document per pass, then a summary when stopped. */
+    @Test
+    void tickWatchWithJsonIsJsonLinesEndingInASummary() throws Exception {
+        Cli.Result[] result = new Cli.Result[1];
+        Thread watcher = Thread.ofPlatform().start(() -> result[0] = cli.run("queue", "tick", "--watch", "1", "--json"));
+        Thread.sleep(2_500);
+        watcher.interrupt(); // what Ctrl-C does to a waiting command
+        watcher.join(30_000);
+        Cli.Result r = result[0];
+        assertEquals(0, r.exit(), r.toString());
+        List<String> lines = r.out().lines().toList();
+        assertTrue(lines.size() >= 3, r.toString());
+        for (String line : lines.subList(0, lines.size() - 1)) {
+            assertTrue(Cli.JSON.readTree(line).has("nodes_up"), line);
+        }
+        JsonNode summary = Cli.JSON.readTree(lines.getLast());
+        assertTrue(summary.path("summary").asBoolean(), r.out());
+        assertEquals(lines.size() - 1, summary.path("passes").asInt());
     }
 
     @Test

@@ -208,6 +208,29 @@ class LocalJobsTest {
         assertEquals("completed", cli.json("job", "show", String.valueOf(id)).path("state").asText());
     }
 
+    /** With --json, following is JSON Lines: every line a complete document, the last one a summary. */
+    @Test
+    void followWithJsonIsJsonLinesEndingInASummary() throws Exception {
+        long id = cli.json("job", "submit", "--gpus", "0", "--", "for i in 1 2 3; do echo line$i; sleep 1; done; exit 3")
+                .path("job").path("id").asLong();
+        Cli.Result r = cli.run("job", "logs", String.valueOf(id), "-f", "--json");
+        assertEquals(0, r.exit(), r.toString());
+        List<String> lines = r.out().lines().toList();
+        assertTrue(lines.size() >= 2, r.toString());
+        StringBuilder log = new StringBuilder();
+        for (String line : lines.subList(0, lines.size() - 1)) {
+            JsonNode chunk = Cli.JSON.readTree(line);
+            assertEquals(id, chunk.path("id").asLong(), line);
+            assertEquals("stdout", chunk.path("stream").asText(), line);
+            log.append(chunk.path("log").asText());
+        }
+        assertEquals("line1\nline2\nline3\n", log.toString());
+        JsonNode summary = Cli.JSON.readTree(lines.getLast());
+        assertTrue(summary.path("summary").asBoolean(), lines.getLast());
+        assertEquals("failed", summary.path("state").asText());
+        assertEquals(3, summary.path("exit_code").asInt());
+    }
+
     @Test
     void drainedAndIgnoredNodesGetNothingNew() {
         cli.json("queue", "tick");

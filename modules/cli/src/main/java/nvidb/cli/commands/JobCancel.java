@@ -12,7 +12,7 @@ import picocli.CommandLine.Mixin;
 
 @Command(name = "cancel", mixinStandardHelpOptions = true, description = {
         "Cancel pending or running jobs (a running job's process group is killed).",
-        "Jobs waiting on a cancelled job with --after are held, not failed."})
+        "Jobs waiting on a cancelled job with --after are held, not failed.", Outcomes.RULE})
 public final class JobCancel extends BaseCommand {
     @Mixin
     JobIdsArgument ids;
@@ -20,17 +20,16 @@ public final class JobCancel extends BaseCommand {
     @Override
     protected int execute() {
         List<JobCommands.Cancelled> results = service().jobCommands().cancel(ids.values());
-        Outcomes.Verdict verdict = Outcomes.verdict(results.stream().map(c -> new Outcomes.Item(c.id(), c.cancelled(),
-                c.state())).toList(), "cancel");
+        List<Outcomes.Item> items = results.stream().map(c -> new Outcomes.Item(c.id(), c.cancelled(), c.state())).toList();
+        Outcomes.Verdict verdict = Outcomes.verdict(items, "cancel");
         if (json()) {
             ObjectNode o = Output.object();
             verdict.into(o);
             ArrayNode a = o.putArray("results");
-            for (JobCommands.Cancelled c : results) {
-                ObjectNode x = a.addObject();
-                x.put("id", c.id());
+            for (int i = 0; i < results.size(); i++) {
+                JobCommands.Cancelled c = results.get(i);
+                ObjectNode x = Outcomes.result(a, items.get(i), "cancel");
                 x.put("cancelled", c.cancelled());
-                x.put("state", c.state());
                 Views.longs(x.putArray("holds"), c.holds());
             }
             out().document(o);

@@ -10,7 +10,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-@Command(name = "logs", mixinStandardHelpOptions = true, description = "A job's output, read from its node.")
+@Command(name = "logs", mixinStandardHelpOptions = true, description = {"A job's output, read from its node.",
+        "With -f and --json the output is JSON Lines: one compact document per line, each {id, stream, log} with",
+        "the new output, and a last line {id, stream, summary: true, state, exit_code} when the job has ended."})
 public final class JobLogs extends BaseCommand {
     @Mixin
     JobIdArgument id;
@@ -35,23 +37,29 @@ public final class JobLogs extends BaseCommand {
         String text = service.jobQueries().logs(jobId, stderr, number);
         if (!follow) {
             if (json()) {
-                ObjectNode o = Output.object();
-                o.put("id", jobId);
-                o.put("stream", stderr ? "stderr" : "stdout");
-                o.put("log", text);
-                out().document(o);
+                out().document(chunk(jobId, text));
             } else {
                 out().raw(text.isEmpty() || text.endsWith("\n") ? text : text + "\n");
             }
             return 0;
         }
-        out().raw(text);
+        if (json()) {
+            out().startLines();
+        }
+        print(jobId, text);
         String seen = text;
         while (true) {
             Job job = service.jobQueries().job(jobId);
             if (job.state().terminal()) {
                 String last = service.jobQueries().logs(jobId, stderr, Math.max(number, 10_000));
-                out().raw(suffixAfter(seen, last));
+                print(jobId, suffixAfter(seen, last));
+                if (json()) {
+                    ObjectNode end = chunk(jobId, null);
+                    end.put("summary", true);
+                    end.put("state", job.state().label());
+                    end.put("exit_code", job.exitCode());
+                    out().document(end);
+                }
                 return 0;
             }
             try {
@@ -62,9 +70,28 @@ public final class JobLogs extends BaseCommand {
             }
             service.tick(TickMode.AUTO);
             String now = service.jobQueries().logs(jobId, stderr, Math.max(number, 10_000));
-            out().raw(suffixAfter(seen, now));
+            print(jobId, suffixAfter(seen, now));
             seen = now;
         }
+    }
+
+    /** New output while following: as it is, or with --json one line {@code {id, stream, log}} per chunk. */
+    private void print(long jobId, String text) {
+        if (!json()) {
+            out().raw(text);
+        } else if (!text.isEmpty()) {
+            out().document(chunk(jobId, text));
+        }
+    }
+
+    private ObjectNode chunk(long jobId, String text) {
+        ObjectNode o = Output.object();
+        o.put("id", jobId);
+        o.put("stream", stderr ? "stderr" : "stdout");
+        if (text != null) {
+            o.put("log", text);
+        }
+        return o;
     }
 
     /** What {@code now} adds after the text already printed (its end overlaps the start of {@code now}). */

@@ -19,7 +19,7 @@ public final class JobPriority extends BaseCommand {
     @Parameters(index = "0", paramLabel = "ID")
     String id;
 
-    @Parameters(index = "1", arity = "0..1", paramLabel = "VALUE", description = "5 sets; +1 or -2 adjusts.")
+    @Parameters(index = "1", arity = "0..1", paramLabel = "VALUE", converter = NonBlank.class, description = "5 sets; +1 or -2 adjusts.")
     String value;
 
     @Option(names = "--up", paramLabel = "N", description = "Move N slots earlier in dispatch order.")

@@ -2,6 +2,7 @@ package nvidb.cli.commands;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
 import nvidb.cli.output.Output;
 import nvidb.cli.output.Views;
 import nvidb.core.api.JobCommands;
@@ -10,7 +11,7 @@ import picocli.CommandLine.Mixin;
 
 @Command(name = "release", mixinStandardHelpOptions = true, description = {
         "Let a held job run without the prerequisites that ended badly (they are dropped from its --after list).",
-        "Never release a job whose prerequisite produced the input it reads."})
+        "Never release a job whose prerequisite produced the input it reads.", Outcomes.RULE})
 public final class JobRelease extends BaseCommand {
     @Mixin
     JobIdsArgument ids;
@@ -21,12 +22,16 @@ public final class JobRelease extends BaseCommand {
     @Override
     protected int execute() {
         JobCommands.ReleaseResult result = service().jobCommands().release(ids.values(), tick.after());
+        List<Outcomes.Item> items = result.results().stream()
+                .map(r -> new Outcomes.Item(r.id(), r.released(), r.state(), r.reason())).toList();
+        Outcomes.Verdict verdict = Outcomes.verdict(items, "release");
         if (json()) {
             ObjectNode o = Output.object();
+            verdict.into(o);
             ArrayNode results = o.putArray("results");
-            for (JobCommands.Released r : result.results()) {
-                ObjectNode x = results.addObject();
-                x.put("id", r.id());
+            for (int i = 0; i < items.size(); i++) {
+                JobCommands.Released r = result.results().get(i);
+                ObjectNode x = Outcomes.result(results, items.get(i), "release");
                 x.put("released", r.released());
                 x.put("reason", r.reason());
                 Views.longs(x.putArray("dropped"), r.dropped());
@@ -38,6 +43,6 @@ public final class JobRelease extends BaseCommand {
                 out().line("job " + r.id() + ": " + r.reason());
             }
         }
-        return 0;
+        return verdict.report(out());
     }
 }

@@ -2,13 +2,15 @@ package nvidb.cli.commands;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
 import nvidb.cli.output.Output;
 import nvidb.cli.output.Views;
 import nvidb.core.api.JobCommands;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
-@Command(name = "requeue", mixinStandardHelpOptions = true, description = "Run finished jobs again (note, tags and dependencies kept).")
+@Command(name = "requeue", mixinStandardHelpOptions = true, description = {
+        "Run finished jobs again (note, tags and dependencies kept).", Outcomes.RULE})
 public final class JobRequeue extends BaseCommand {
     @Mixin
     JobIdsArgument ids;
@@ -19,17 +21,15 @@ public final class JobRequeue extends BaseCommand {
     @Override
     protected int execute() {
         JobCommands.RequeueResult result = service().jobCommands().requeue(ids.values(), tick.after());
-        Outcomes.Verdict verdict = Outcomes.verdict(result.results().stream().map(r -> new Outcomes.Item(r.id(),
-                r.requeued(), r.state())).toList(), "requeue");
+        List<Outcomes.Item> items = result.results().stream()
+                .map(r -> new Outcomes.Item(r.id(), r.requeued(), r.state())).toList();
+        Outcomes.Verdict verdict = Outcomes.verdict(items, "requeue");
         if (json()) {
             ObjectNode o = Output.object();
             verdict.into(o);
             ArrayNode a = o.putArray("results");
-            for (JobCommands.Requeued r : result.results()) {
-                ObjectNode x = a.addObject();
-                x.put("id", r.id());
-                x.put("requeued", r.requeued());
-                x.put("state", r.state());
+            for (int i = 0; i < items.size(); i++) {
+                Outcomes.result(a, items.get(i), "requeue").put("requeued", result.results().get(i).requeued());
             }
             o.set("tick", Views.tick(result.tick()));
             out().document(o);

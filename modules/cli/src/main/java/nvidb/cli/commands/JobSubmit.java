@@ -24,13 +24,12 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "submit", mixinStandardHelpOptions = true, description = {
-        "Queue a job. Put the command last, after --, or pass it as one quoted string:",
-        "  nvidb job submit --json --name train --vram 20G -- python train.py --epochs 10"})
+        "Queue a job. Put the command last, after --, or pass it as one quoted string."})
 public final class JobSubmit extends BaseCommand {
     @Option(names = {"-n", "--name"}, description = "A label for the job.")
     String name;
 
-    @Option(names = "--vram", paramLabel = "SIZE", description = "VRAM to reserve per GPU (20G, 512M, 20480). Default: queue.default_vram.")
+    @Option(names = "--vram", paramLabel = "SIZE", converter = NonBlank.class, description = "VRAM to reserve per GPU (20G, 512M, 20480). Default: queue.default_vram.")
     String vram;
 
     @Option(names = "--gpus", paramLabel = "N", description = "GPUs required (default 1; 0 for CPU-only work).")
@@ -42,7 +41,7 @@ public final class JobSubmit extends BaseCommand {
     @Option(names = "--lane", paramLabel = "NODE:GPU", description = "Append to a lane (runs strictly in order on that GPU).")
     String lane;
 
-    @Option(names = "--at", paramLabel = "head|tail|N", description = "Position within the lane (default tail).")
+    @Option(names = "--at", paramLabel = "head|tail|N", converter = NonBlank.class, description = "Position within the lane (default tail).")
     String at;
 
     @Option(names = "--note", description = "What the job is for and what success looks like.")

@@ -14,8 +14,9 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "wait", mixinStandardHelpOptions = true, description = {
-        "Block until the jobs end. Exits 0 when all completed, 1 when one ended badly,",
-        "2 when --timeout ran out with work still going (not a failure: wait again)."})
+        "Block until the jobs end.",
+        "Exits 0 when all completed, 1 when one ended badly, 2 when --timeout ran out with work still going",
+        "(not a failure: wait again)."})
 public final class JobWait extends BaseCommand {
     @Mixin
     JobIdsArgument ids;

@@ -1,18 +1,46 @@
 package nvidb.cli.commands;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 import nvidb.cli.output.Output;
 import nvidb.core.api.ErrorCode;
 
 /**
- * The exit code of commands that act on several jobs at once: unknown ids make it 3 (not
- * found), jobs in a state the action does not apply to make it 4 (conflict), else 0. The
- * per-job results are printed either way, so nothing done is hidden behind the error.
+ * The outcome of commands that act on several jobs at once (cancel, requeue, release). Every id
+ * that can be acted on is; each id's outcome is reported ({@code results: [{id, ok, state, error,
+ * code}]}); and the command exits with the most serious outcome's code: an unknown id makes it 3
+ * (not found, the caller named the wrong thing), else a job in a state the action does not apply
+ * to makes it 4 (conflict), else 0. Nothing done is hidden behind the error.
  */
 final class Outcomes {
-    record Item(long id, boolean done, String state) {
+    /** The rule above in one line of {@code --help}, for each command that follows it. */
+    static final String RULE = "Every id that can be is acted on; exit 3 if any id is unknown, else 4 if any was refused.";
+
+    /**
+     * One id's outcome. {@code state} is the job's state afterwards, null when there is no such
+     * job; {@code refusal} says why a job that exists was not acted on (null: the default sentence).
+     */
+    record Item(long id, boolean done, String state, String refusal) {
+        Item(long id, boolean done, String state) {
+            this(id, done, state, null);
+        }
+
+        ErrorCode code() {
+            return done ? null : state == null ? ErrorCode.NOT_FOUND : ErrorCode.CONFLICT;
+        }
+
+        String error(String action) {
+            if (done) {
+                return null;
+            }
+            if (state == null) {
+                return "job " + id + " not found";
+            }
+            return refusal != null ? refusal : "cannot " + action + " job " + id + " (" + state + ")";
+        }
     }
 
     record Verdict(ErrorCode code, String message) {
@@ -38,20 +66,33 @@ final class Outcomes {
     private Outcomes() {
     }
 
-    static Verdict verdict(List<Item> items, String action) {
-        List<Item> missing = items.stream().filter(i -> i.state() == null).toList();
-        if (!missing.isEmpty()) {
-            return new Verdict(ErrorCode.NOT_FOUND, "no such job: " + ids(missing));
+    /**
+     * Adds one id's entry to {@code results}: {@code id, ok, state}, and {@code error, code} when
+     * it was not acted on. The command adds its own keys (cancelled, holds, …) to what is returned.
+     */
+    static ObjectNode result(ArrayNode results, Item item, String action) {
+        ObjectNode x = results.addObject();
+        x.put("id", item.id());
+        x.put("ok", item.done());
+        x.put("state", item.state());
+        if (!item.done()) {
+            x.put("error", item.error(action));
+            x.put("code", item.code().label());
         }
-        List<Item> refused = items.stream().filter(i -> !i.done()).toList();
-        if (!refused.isEmpty()) {
-            return new Verdict(ErrorCode.CONFLICT, "cannot " + action + " " + refused.stream()
-                    .map(i -> "job " + i.id() + " (" + i.state() + ")").collect(Collectors.joining(", ")));
-        }
-        return new Verdict(null, null);
+        return x;
     }
 
-    private static String ids(List<Item> items) {
-        return items.stream().map(i -> String.valueOf(i.id())).collect(Collectors.joining(", "));
+    static Verdict verdict(List<Item> items, String action) {
+        List<Item> missing = items.stream().filter(i -> i.code() == ErrorCode.NOT_FOUND).toList();
+        List<Item> refused = items.stream().filter(i -> i.code() == ErrorCode.CONFLICT).toList();
+        List<String> parts = new ArrayList<>();
+        if (!missing.isEmpty()) {
+            parts.add("no such job: " + missing.stream().map(i -> String.valueOf(i.id())).collect(Collectors.joining(", ")));
+        }
+        if (!refused.isEmpty()) {
+            parts.add(refused.stream().map(i -> i.error(action)).collect(Collectors.joining(", ")));
+        }
+        ErrorCode worst = !missing.isEmpty() ? ErrorCode.NOT_FOUND : !refused.isEmpty() ? ErrorCode.CONFLICT : null;
+        return new Verdict(worst, worst == null ? null : String.join("; ", parts));
     }
 }

@@ -13,10 +13,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "events", mixinStandardHelpOptions = true, description = {
-        "The event log. Catch up on what happened while you were away:",
-        "  nvidb queue events --since 120 --json   (then pass last_id as the next --since)"})
+        "The event log, to catch up on what happened while you were away.",
+        "With --since, pass the last_id of the previous call (0 while the log is empty)."})
 public final class QueueEvents extends BaseCommand {
-    @Option(names = "--since", paramLabel = "ID", description = "Only events after this id, oldest first.")
+    @Option(names = "--since", paramLabel = "ID", converter = NonBlank.class, description = "Only events after this id, oldest first.")
     String since;
 
     @Option(names = "--job", paramLabel = "ID", description = "Only this job's events.")

@@ -95,7 +95,7 @@ public final class QueueLane extends BaseCommand {
         @Parameters(index = "0", paramLabel = "ID", description = "The job to move.")
         String id;
 
-        @Option(names = "--to", paramLabel = "head|tail|N", description = "The slot to move it to.")
+        @Option(names = "--to", paramLabel = "head|tail|N", converter = NonBlank.class, description = "The slot to move it to.")
         String to;
 
         @Option(names = "--before", paramLabel = "ID", description = "Just before this queued job.")
@@ -187,13 +187,13 @@ public final class QueueLane extends BaseCommand {
     }
 
     @Command(name = "assign", mixinStandardHelpOptions = true, description = {
-            "Put a queued job into this lane (its node pin becomes the lane's node), or take it out with --none",
-            "(it then waits in the free pool, pinned to no node)."})
+            "Put a queued job into this lane (its node pin becomes the lane's node), or take it out with --none.",
+            "A job taken out waits in the free pool, pinned to no node."})
     public static final class Assign extends Sub {
         @Parameters(index = "0", paramLabel = "ID", description = "The job.")
         String id;
 
-        @Option(names = "--at", paramLabel = "head|tail|N", description = "Where in the lane (default tail).")
+        @Option(names = "--at", paramLabel = "head|tail|N", converter = NonBlank.class, description = "Where in the lane (default tail).")
         String at;
 
         @Option(names = "--none", description = "Take the job out of this lane.")
@@ -283,7 +283,7 @@ public final class QueueLane extends BaseCommand {
     }
 
     @Command(name = "runner", mixinStandardHelpOptions = true, description = {
-            "The lane's runner on its node, which starts each job the moment the previous one exits:",
+            "The lane's runner on its node, which starts each job the moment the previous one exits.",
             "  runner [status]       up? its pid, what it runs, what is staged (exit 1 when on but not up)",
             "  runner on | off       let a runner drive the lane, or have the scheduler start its jobs",
             "  runner stop [--hard]  withdraw staged work and stop it (--hard: terminate it now)",

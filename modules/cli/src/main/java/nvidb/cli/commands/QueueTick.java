@@ -1,5 +1,7 @@
 package nvidb.cli.commands;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import nvidb.cli.output.Output;
 import nvidb.cli.output.Views;
 import nvidb.core.api.NvidbException;
 import nvidb.core.api.TickMode;
@@ -7,7 +9,10 @@ import nvidb.core.api.TickSummary;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "tick", mixinStandardHelpOptions = true, description = "Run one scheduler pass now (--watch N: every N seconds until Ctrl-C).")
+@Command(name = "tick", mixinStandardHelpOptions = true, description = {
+        "Run one scheduler pass now (--watch N: every N seconds until Ctrl-C).",
+        "With --watch and --json the output is JSON Lines: one compact document per pass, and a last line",
+        "{summary: true, passes, dispatched, finished} when the watch is interrupted."})
 public final class QueueTick extends BaseCommand {
     @Option(names = "--watch", paramLabel = "SECONDS", description = "Keep ticking, sleeping this long between passes.")
     Integer watch;
@@ -17,9 +22,18 @@ public final class QueueTick extends BaseCommand {
         if (watch != null && watch < 1) {
             throw NvidbException.usage("--watch takes a number of seconds ≥ 1");
         }
+        if (watch != null && json()) {
+            out().startLines();
+        }
+        int passes = 0;
+        int dispatched = 0;
+        int finished = 0;
         while (true) {
             TickSummary t = service().tick(TickMode.FORCE);
             print(t);
+            passes++;
+            dispatched += t.dispatched().size();
+            finished += t.finished().size();
             if (watch == null) {
                 return 0;
             }
@@ -27,6 +41,14 @@ public final class QueueTick extends BaseCommand {
                 Thread.sleep(watch * 1000L);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+                if (json()) {
+                    ObjectNode end = Output.object();
+                    end.put("summary", true);
+                    end.put("passes", passes);
+                    end.put("dispatched", dispatched);
+                    end.put("finished", finished);
+                    out().document(end);
+                }
                 return 0;
             }
         }

@@ -19,6 +19,7 @@ public final class Output {
     private final PrintStream out;
     private final PrintStream err;
     private boolean json;
+    private boolean lines;
 
     public Output(PrintStream out, PrintStream err) {
         this.out = out;
@@ -48,9 +49,22 @@ public final class Output {
         return JsonNodeFactory.instance.arrayNode();
     }
 
-    /** Prints one JSON document (pretty, two-space indent, trailing newline). */
+    /**
+     * Switches a streaming command ({@code job logs -f}, {@code queue tick --watch}) to JSON Lines:
+     * from now on every document, an error included, is one compact line, so the stream stays
+     * one complete document per line whatever ends it.
+     */
+    public void startLines() {
+        lines = true;
+    }
+
+    /** Prints one JSON document: pretty (two-space indent) and a newline, or one line in a stream. */
     public void document(JsonNode node) {
-        Json.prettyTo(node, out);
+        if (lines) {
+            out.print(Json.write(node));
+        } else {
+            Json.prettyTo(node, out);
+        }
         out.print('\n');
         out.flush();
     }

@@ -14,12 +14,14 @@ public interface JobCommands {
 
     Submitted submit(SubmitRequest r, TickMode after);
 
-    record Released(long id, boolean released, String reason, List<Long> dropped) {
+    /** One id's outcome; {@code state} is the job's state afterwards, null when there is no such job. */
+    record Released(long id, boolean released, String reason, List<Long> dropped, String state) {
     }
 
     record ReleaseResult(List<Released> results, TickSummary tick) {
     }
 
+    /** Releases each held job; an unknown id is reported in its result, not thrown, so the others still go. */
     ReleaseResult release(List<Long> ids, TickMode after);
 
     record Cancelled(long id, boolean cancelled, String state, List<Long> holds) {

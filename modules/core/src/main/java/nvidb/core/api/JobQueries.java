@@ -19,7 +19,11 @@ public interface JobQueries {
 
     JobDetail show(long id);
 
-    record EventPage(List<Event> events, Long lastId) {
+    /**
+     * A page of the event log. {@code lastId} is what to pass as the next {@code since}: the newest
+     * event's id on this page, else the {@code since} asked for, else 0 (no events yet).
+     */
+    record EventPage(List<Event> events, long lastId) {
     }
 
     EventPage events(Long since, Long jobId, int limit);

@@ -188,9 +188,14 @@ public final class JobCommandService implements JobCommands {
     }
 
     private Released releaseOne(long id) {
-        Job job = store.jobs.find(id).orElseThrow(() -> NvidbException.notFound("job " + id + " not found"));
+        Optional<Job> found = store.jobs.find(id);
+        if (found.isEmpty()) {
+            return new Released(id, false, "job " + id + " not found", List.of(), null);
+        }
+        Job job = found.get();
+        String state = job.state().label();
         if (job.state().terminal()) {
-            return new Released(id, false, "job " + id + " already finished as " + job.state().label(), List.of());
+            return new Released(id, false, "job " + id + " already finished as " + state, List.of(), state);
         }
         List<Long> dead = new ArrayList<>();
         Map<Long, Job> deps = new LinkedHashMap<>();
@@ -202,11 +207,11 @@ public final class JobCommandService implements JobCommands {
             }
         }
         if (dead.isEmpty() && !job.held()) {
-            return new Released(id, false, "job " + id + " is not held", List.of());
+            return new Released(id, false, "job " + id + " is not held", List.of(), state);
         }
         String reason = dead.isEmpty() ? "released" : "released; dropped dependency " + csv(dead).replace(",", ", ");
         lifecycle.release(id, dead, reason, Times.now());
-        return new Released(id, true, reason, dead);
+        return new Released(id, true, reason, dead, state);
     }
 
     @Override

@@ -52,7 +52,8 @@ public final class JobQueryService implements JobQueries {
     public EventPage events(Long since, Long jobId, int limit) {
         List<Event> events = store.db.read(() -> since != null
                 ? store.events.since(since, jobId, limit) : store.events.newest(jobId, limit));
-        Long last = events.isEmpty() ? since : events.getLast().id();
+        // An empty log with no since is 0, not null: a caller can always pass last_id back as --since.
+        long last = !events.isEmpty() ? events.getLast().id() : since == null ? 0 : since;
         return new EventPage(events, last);
     }
 
