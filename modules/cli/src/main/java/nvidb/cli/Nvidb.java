@@ -30,7 +30,8 @@ import picocli.CommandLine;
             "  3    not found: unknown job, node, lane, alert",
             "  4    busy or conflict: the scheduler lease is held, or the transition is illegal",
             "  64   usage: unknown option, bad or empty size or duration, bad id, malformed value",
-            "  130  interrupted"})
+            "  130  interrupted (Ctrl-C, SIGINT)",
+            "  143  terminated (SIGTERM)"})
 public final class Nvidb implements Runnable, ContextHolder {
     private final CliContext context;
 
