@@ -230,7 +230,7 @@ public final class ConfigLoader {
             }
         }
         return new RemoteSettings(host, port, user, m.string("nvidb", "nvidb"), m.string("nvidb_home", null), ensure,
-                stringList(m, "ssh_options"));
+                stringList(m, "ssh_options"), v.file() + ", line " + v.line());
     }
 
     private static List<String> stringList(ConfigSection m, String name) {

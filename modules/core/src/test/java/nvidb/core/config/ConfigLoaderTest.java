@@ -281,10 +281,12 @@ class ConfigLoaderTest {
                 "  keeper: off",
                 "  ssh_options: [\"ConnectTimeout=5\", \"ServerAliveInterval=30\"]");
         RemoteSettings r = load().remote();
+        String queueYml = home.resolve("queue.yml") + ", line 1";
         assertEquals(new RemoteSettings("queue-host-b", 2222, "alice", "/opt/nvidb/bin/nvidb", "/srv/nvidb", false,
-                List.of("ConnectTimeout=5", "ServerAliveInterval=30")), r);
+                List.of("ConnectTimeout=5", "ServerAliveInterval=30"), queueYml), r);
         write("queue.yml", "remote:", "  host: queue-host-c");
-        assertEquals(new RemoteSettings("queue-host-c", null, null, "nvidb", null, true, List.of()), load().remote());
+        assertEquals(new RemoteSettings("queue-host-c", null, null, "nvidb", null, true, List.of(), queueYml),
+                load().remote());
         write("queue.yml", "remote:", "  host: \"\"");
         assertNull(load().remote(), "an empty host means no remote");
     }
