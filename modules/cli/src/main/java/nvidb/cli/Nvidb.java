@@ -30,6 +30,7 @@ import picocli.CommandLine;
             "  3    not found: unknown job, node, lane, alert",
             "  4    busy or conflict: the scheduler lease is held, or the transition is illegal",
             "  64   usage: unknown option, bad or empty size or duration, bad id, malformed value",
+            "  69   unavailable: the configuration names a queue host (remote:), which nvidb cannot reach yet",
             "  130  interrupted (Ctrl-C, SIGINT)",
             "  143  terminated (SIGTERM)"})
 public final class Nvidb implements Runnable, ContextHolder {
@@ -47,6 +48,14 @@ public final class Nvidb implements Runnable, ContextHolder {
     void dbPath(String value) {
         if (value != null) {
             context.setDbPath(value);
+        }
+    }
+
+    @Option(names = "--local", scope = ScopeType.INHERIT,
+            description = "Use this machine's queue even where the configuration names a queue host (remote:).")
+    void local(boolean value) {
+        if (value) {
+            context.setLocal(true);
         }
     }
 

@@ -116,7 +116,7 @@ class SitePluginsTest {
         assertEquals(2, entries.size());
         NvidbException e;
         try (QueueAccess core = QueueAccess.open(java.util.Map.of("NVIDB_HOME", plugins.toString()), null,
-                home -> entries)) {
+                false, home -> entries)) {
             e = assertThrows(NvidbException.class, core::plugins);
         }
 

@@ -17,6 +17,7 @@ public final class CliContext implements AutoCloseable {
     private final Map<String, String> env;
     private final Output output;
     private String dbPath;
+    private boolean local;
     private volatile QueueAccess access; // read by the shutdown hook's thread
 
     public CliContext(Map<String, String> env, Output output) {
@@ -36,6 +37,11 @@ public final class CliContext implements AutoCloseable {
         this.dbPath = dbPath;
     }
 
+    /** {@code --local}: this machine's queue, even where the configuration names a queue host. */
+    public void setLocal(boolean local) {
+        this.local = local;
+    }
+
     public boolean debug() {
         return "1".equals(env.get("NVIDB_DEBUG"));
     }
@@ -43,7 +49,7 @@ public final class CliContext implements AutoCloseable {
     /** Core, reached through its one published package; opened on first use. */
     private QueueAccess access() {
         if (access == null) {
-            access = QueueAccess.open(env, dbPath, home -> SitePlugins.load(pluginFolders(home)));
+            access = QueueAccess.open(env, dbPath, local, home -> SitePlugins.load(pluginFolders(home)));
         }
         return access;
     }

@@ -15,6 +15,11 @@ public enum ErrorCode {
     CONFLICT(4, "conflict"),
     /** Unknown option, bad size, bad id, malformed value, broken configuration. */
     USAGE(64, "usage"),
+    /**
+     * The queue is elsewhere: the configuration names a queue host ({@code remote:}) and this
+     * version cannot forward commands to it, so it refuses rather than use this machine's queue.
+     */
+    UNAVAILABLE(69, "unavailable"),
     /** Ctrl-C. */
     INTERRUPTED(130, "interrupted");
 

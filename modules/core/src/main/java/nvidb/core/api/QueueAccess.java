@@ -17,17 +17,22 @@ public interface QueueAccess extends AutoCloseable {
     interface Provider {
         /**
          * @param env         the environment ({@code NVIDB_HOME}, {@code NVIDB_DB}, …)
-         * @param dbPath      {@code --db}, or null
+         * @param dbPath      {@code --db-path}, or null
+         * @param local       {@code --local}: use this machine's queue even where the configuration
+         *                    names a queue host ({@code remote:}); without it such a configuration
+         *                    makes {@link #queue()} refuse
          * @param sitePlugins the site plugins found for a given nvidb home (the plugin host's job)
          */
-        QueueAccess open(Map<String, String> env, String dbPath, Function<Path, List<PluginEntry>> sitePlugins);
+        QueueAccess open(Map<String, String> env, String dbPath, boolean local,
+                         Function<Path, List<PluginEntry>> sitePlugins);
     }
 
-    static QueueAccess open(Map<String, String> env, String dbPath,
+    /** @see Provider#open */
+    static QueueAccess open(Map<String, String> env, String dbPath, boolean local,
                             Function<Path, List<PluginEntry>> sitePlugins) {
         Provider provider = ServiceLoader.load(Provider.class, QueueAccess.class.getClassLoader()).findFirst()
                 .orElseThrow(() -> new IllegalStateException("nvidb core is missing from the module path"));
-        return provider.open(env, dbPath, sitePlugins);
+        return provider.open(env, dbPath, local, sitePlugins);
     }
 
     /** The nvidb home ({@code NVIDB_HOME}, else {@code ~/.nvidb}). */
@@ -36,7 +41,13 @@ public interface QueueAccess extends AutoCloseable {
     /** Every plugin: the built-in ones and the site plugins, each once. */
     List<PluginEntry> plugins();
 
-    /** The queue, opened with the configuration; a broken configuration is a usage error. */
+    /**
+     * The queue, opened with the configuration; a broken configuration is a usage error. Where
+     * the configuration names a queue host ({@code remote:}) and access was not opened {@code
+     * local}, it refuses ({@link ErrorCode#UNAVAILABLE}) before opening anything: forwarding to
+     * that host is not built yet, and acting on this machine's queue instead would put jobs where
+     * their submitter does not look for them.
+     */
     Queue queue();
 
     /**

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import nvidb.core.api.ErrorCode;
@@ -26,7 +27,9 @@ import nvidb.spi.transport.TransportFactory;
  *
  * <p>Core reads its own keys only. A server entry is handed to the transport plugin it selects
  * (and to the probe it names), and {@code queue.notify} to every alert sink, to check their keys;
- * their {@link ConfigException} becomes the same usage error.
+ * their {@link ConfigException} becomes the same usage error. A key that neither core nor those
+ * plugins read or declared is an error too (a typo is never silently a default), unless no plugin
+ * of that kind is installed to vouch for its keys.
  *
  * <p>Precedence (reference §5.1): queue.yml's {@code servers} (or {@code nodes}) replace
  * config.yml's; queue.yml's {@code queue} keys override config.yml's one by one, with
@@ -38,6 +41,9 @@ public final class ConfigLoader {
             "job_root", "include_local", "local_node_name", "lane_spool_root", "lane_lookahead",
             "lane_poll_interval", "lane_idle_exit", "backup", "notify", "remote");
     private static final Set<String> BACKUP_KEYS = Set.of("enabled", "interval_hours", "keep", "directory");
+    /** config.yml's top level; queue.yml also takes {@code nodes} for {@code servers}. */
+    private static final Set<String> CONFIG_FILE_KEYS = Set.of("servers", "queue", "remote");
+    private static final Set<String> QUEUE_FILE_KEYS = Set.of("servers", "nodes", "queue", "remote");
     private static final Set<String> REMOTE_KEYS = Set.of("host", "hostname", "port", "username", "user", "nvidb",
             "nvidb_home", "keeper", "ssh_options");
 
@@ -63,6 +69,8 @@ public final class ConfigLoader {
     private QueueConfig read(NvidbPaths paths) {
         ConfigSection config = YamlFiles.readMapping(paths.configFile());
         ConfigSection queue = YamlFiles.readMapping(paths.queueFile());
+        config.requireKnownKeys(CONFIG_FILE_KEYS);
+        queue.requireKnownKeys(QUEUE_FILE_KEYS);
 
         ConfigValue servers = queue.value("servers").or(() -> queue.value("nodes"))
                 .orElse(config.value("servers").orElse(null));
@@ -88,6 +96,11 @@ public final class ConfigLoader {
         }
         if (notify != null) {
             settings.put("notify", notify);
+        }
+        for (ConfigSection file : List.of(config, queue)) {
+            requireRemoteKeys(file.value("remote").orElse(null), "remote");
+            file.value("queue").filter(ConfigValue::isMapping)
+                    .ifPresent(q -> requireRemoteKeys(q.mapping().get("remote"), "queue.remote"));
         }
         ConfigValue remote = queue.value("remote").orElse(settings.get("remote"));
         if (remote == null && queue.keys().isEmpty()) {
@@ -174,10 +187,21 @@ public final class ConfigLoader {
         out.putAll(m.plain());
         out.put("enabled", m.bool("enabled", true));
         out.put("min_severity", m.oneOf("min_severity", "warning", "warning", "error"));
-        for (AlertSinkFactory sink : plugins.allOf(AlertSinkFactory.class, PluginKind.ALERT_SINK)) {
+        List<AlertSinkFactory> sinks = plugins.allOf(AlertSinkFactory.class, PluginKind.ALERT_SINK);
+        for (AlertSinkFactory sink : sinks) {
             sink.validate(m);
         }
+        if (!sinks.isEmpty()) {
+            m.requireKnownKeys();
+        }
         return out;
+    }
+
+    /** A remote: block's keys are checked even where another block wins and this one is not read. */
+    private static void requireRemoteKeys(ConfigValue v, String path) {
+        if (v != null && v.isMapping()) {
+            new ConfigSection(path, v).requireKnownKeys(REMOTE_KEYS);
+        }
     }
 
     private static RemoteSettings remote(ConfigValue v) {
@@ -206,7 +230,7 @@ public final class ConfigLoader {
             }
         }
         return new RemoteSettings(host, port, user, m.string("nvidb", "nvidb"), m.string("nvidb_home", null), ensure,
-                stringList(m, "ssh_options"));
+                stringList(m, "ssh_options"), v.file() + ", line " + v.line());
     }
 
     private static List<String> stringList(ConfigSection m, String name) {
@@ -259,11 +283,18 @@ public final class ConfigLoader {
             throw m.error("gpu_ids", "and gpus: are the same setting; keep only gpus:");
         }
         List<Integer> gpuIds = gpuList(m, m.contains("gpus") ? "gpus" : "gpu_ids");
-        plugins.find(TransportFactory.class, PluginKind.TRANSPORT, transport).ifPresent(f -> f.validate(m));
+        Optional<TransportFactory> transportPlugin = plugins.find(TransportFactory.class, PluginKind.TRANSPORT, transport);
+        transportPlugin.ifPresent(f -> f.validate(m));
         String probe = m.string("probe", null);
         requireName(PluginKind.PROBE, m, "probe", probe);
-        if (probe != null) {
-            plugins.find(ProbeFactory.class, PluginKind.PROBE, probe).ifPresent(f -> f.validate(m));
+        Optional<ProbeFactory> probePlugin = probe == null ? Optional.empty()
+                : plugins.find(ProbeFactory.class, PluginKind.PROBE, probe);
+        probePlugin.ifPresent(f -> f.validate(m));
+        m.know("nvidia_smi", "job_root");
+        // Only plugins that were found can vouch for their keys: the rest is a mistake. (An entry
+        // without probe: gets its probe at run time; the built-in probes take no keys of their own.)
+        if (transportPlugin.isPresent() && (probe == null || probePlugin.isPresent())) {
+            m.requireKnownKeys();
         }
         Map<String, Object> options = new LinkedHashMap<>(m.plain());
         options.values().removeIf(Objects::isNull);
@@ -273,6 +304,7 @@ public final class ConfigLoader {
 
     /** A key with an older spelling: the value of {@code key}, else of {@code alias}; errors name {@code key}. */
     private static String either(ConfigSection m, String key, String alias) {
+        m.know(key, alias);
         return m.value(key).or(() -> m.value(alias)).map(v -> v.string(m.key(key), null)).orElse(null);
     }
 

@@ -114,7 +114,7 @@ final class YamlFiles {
                                 + " is set twice in the same block (first on line " + earlier
                                 + "); keep one");
                     }
-                    out.put(name, convert(t.getValueNode(), file, keyPath));
+                    out.put(name, atKeyLine(convert(t.getValueNode(), file, keyPath), key.line()));
                 }
                 yield new ConfigValue(out, file, line);
             }
@@ -128,6 +128,15 @@ final class YamlFiles {
             case ScalarNode s -> new ConfigValue(scalar(s), file, line);
             default -> new ConfigValue(null, file, line);
         };
+    }
+
+    /**
+     * A block mapping or list starts on the line after its key; an error about the whole block
+     * ({@code sevrers: is not a known setting}) names the key's line, where the reader looks.
+     */
+    private static ConfigValue atKeyLine(ConfigValue value, int keyLine) {
+        boolean block = value.isMapping() || value.isList();
+        return block && value.line() > keyLine ? new ConfigValue(value.value(), value.file(), keyLine) : value;
     }
 
     private static Object scalar(ScalarNode s) {

@@ -4,11 +4,15 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import nvidb.core.api.ErrorCode;
+import nvidb.core.api.NvidbException;
 import nvidb.core.api.PluginEntry;
 import nvidb.core.api.Queue;
 import nvidb.core.api.QueueAccess;
 import nvidb.core.config.ConfigLoader;
 import nvidb.core.config.NvidbPaths;
+import nvidb.core.config.QueueConfig;
+import nvidb.core.config.RemoteSettings;
 import nvidb.core.plugins.PluginRegistry;
 import nvidb.core.store.LeaseRepository;
 
@@ -17,22 +21,25 @@ public final class CoreAccess implements QueueAccess {
     /** What {@link java.util.ServiceLoader} finds. */
     public static final class Provider implements QueueAccess.Provider {
         @Override
-        public QueueAccess open(Map<String, String> env, String dbPath,
+        public QueueAccess open(Map<String, String> env, String dbPath, boolean local,
                                 Function<Path, List<PluginEntry>> sitePlugins) {
-            return new CoreAccess(env, dbPath, sitePlugins);
+            return new CoreAccess(env, dbPath, local, sitePlugins);
         }
     }
 
     private final Map<String, String> env;
     private final String dbPath;
+    private final boolean local;
     private final Function<Path, List<PluginEntry>> sitePlugins;
     private NvidbPaths paths;
     private PluginRegistry plugins;
     private QueueService queue;
 
-    private CoreAccess(Map<String, String> env, String dbPath, Function<Path, List<PluginEntry>> sitePlugins) {
+    private CoreAccess(Map<String, String> env, String dbPath, boolean local,
+                       Function<Path, List<PluginEntry>> sitePlugins) {
         this.env = Map.copyOf(env);
         this.dbPath = dbPath;
+        this.local = local;
         this.sitePlugins = sitePlugins;
     }
 
@@ -63,9 +70,20 @@ public final class CoreAccess implements QueueAccess {
     @Override
     public Queue queue() {
         if (queue == null) {
-            queue = QueueService.open(paths(), new ConfigLoader(registry()).load(paths()), registry(), env);
+            QueueConfig config = new ConfigLoader(registry()).load(paths());
+            if (config.remote() != null && !local) {
+                throw refusal(config.remote());
+            }
+            queue = QueueService.open(paths(), config, registry(), env);
         }
         return queue;
+    }
+
+    private static NvidbException refusal(RemoteSettings remote) {
+        return new NvidbException(ErrorCode.UNAVAILABLE, "the queue of this machine's configuration is on "
+                + remote.host() + " (remote: in " + remote.origin() + "), and this version of nvidb cannot forward"
+                + " commands there yet: run nvidb on " + remote.host() + ", or add --local to use this machine's own"
+                + " queue");
     }
 
     @Override

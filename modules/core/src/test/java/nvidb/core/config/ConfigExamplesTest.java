@@ -80,8 +80,10 @@ class ConfigExamplesTest {
     @Test
     void theClientExampleLiesOverTheQueueHostExample() throws IOException {
         QueueConfig c = load("config.yml", "queue.yml");
+        int remoteLine = Files.readAllLines(EXAMPLES.resolve("queue.yml")).indexOf("remote:") + 1;
         assertEquals(new RemoteSettings("gpu-queue.lab.example", 22, "alice", "/home/alice/.local/bin/nvidb",
-                "/srv/nvidb", true, List.of("ConnectTimeout=10", "ServerAliveInterval=30")), c.remote());
+                "/srv/nvidb", true, List.of("ConnectTimeout=10", "ServerAliveInterval=30"),
+                home.resolve("queue.yml") + ", line " + remoteLine), c.remote());
         assertEquals(2, c.settings().maxJobsPerGpu(), "queue.yml overrides");
         assertEquals(512, c.settings().headroomMb(), "config.yml stands where queue.yml is silent");
         assertEquals(false, c.settings().notifySettings().get("desktop"));

@@ -281,10 +281,12 @@ class ConfigLoaderTest {
                 "  keeper: off",
                 "  ssh_options: [\"ConnectTimeout=5\", \"ServerAliveInterval=30\"]");
         RemoteSettings r = load().remote();
+        String queueYml = home.resolve("queue.yml") + ", line 1";
         assertEquals(new RemoteSettings("queue-host-b", 2222, "alice", "/opt/nvidb/bin/nvidb", "/srv/nvidb", false,
-                List.of("ConnectTimeout=5", "ServerAliveInterval=30")), r);
+                List.of("ConnectTimeout=5", "ServerAliveInterval=30"), queueYml), r);
         write("queue.yml", "remote:", "  host: queue-host-c");
-        assertEquals(new RemoteSettings("queue-host-c", null, null, "nvidb", null, true, List.of()), load().remote());
+        assertEquals(new RemoteSettings("queue-host-c", null, null, "nvidb", null, true, List.of(), queueYml),
+                load().remote());
         write("queue.yml", "remote:", "  host: \"\"");
         assertNull(load().remote(), "an empty host means no remote");
     }
@@ -325,10 +327,10 @@ class ConfigLoaderTest {
                 "    user: bob",
                 "    port: 2200",
                 "  - host: gpu-box-4.lab",
+                "    host_key_check: off",
                 "  - nickname: wsl-laptop",
                 "    transport: local",
-                "    probe: wsl",
-                "    host_key_check: off");
+                "    probe: wsl");
         List<ServerConfig> servers = load().servers();
         assertEquals(List.of("gpu-box-1", "gpu-box-2", "bob@gpu-box-3.lab:2200", "gpu-box-4.lab:22", "wsl-laptop"),
                 servers.stream().map(ServerConfig::name).toList());
@@ -363,7 +365,8 @@ class ConfigLoaderTest {
         ServerConfig wsl = servers.get(4);
         assertEquals("local", wsl.transport());
         assertEquals("wsl", wsl.probe());
-        assertEquals(false, wsl.options().get("host_key_check"), "unquoted YAML off reaches the transport as written");
+        assertEquals(false, servers.get(3).options().get("host_key_check"),
+                "unquoted YAML off reaches the transport as written");
     }
 
     @Test
@@ -435,6 +438,17 @@ class ConfigLoaderTest {
                 Arguments.of("queue.yml", "remote:\n  host: q\n  keeper: maybe\n", "remote.keeper", 3),
                 Arguments.of("queue.yml", "remote:\n  host: q\n  ssh_options: ConnectTimeout=5\n", "remote.ssh_options", 3),
                 Arguments.of("queue.yml", "remote: q\n", "remote", 1),
+                // Unknown keys outside queue: too, wherever they stand.
+                Arguments.of("config.yml", "sevrers:\n  - hostname: a\n", "sevrers", 1),
+                Arguments.of("queue.yml", "queue:\n  headroom_mb: 0\nnodez: []\n", "nodez", 3),
+                Arguments.of("config.yml", "nodes:\n  - hostname: a\n", "nodes", 1),
+                Arguments.of("config.yml", "servers:\n  - hostname: a\n    gpu_id: [0]\n", "servers[0].gpu_id", 3),
+                Arguments.of("config.yml", "servers:\n  - hostname: a\n    identityfle: k\n", "servers[0].identityfle", 3),
+                Arguments.of("config.yml", "servers:\n  - nickname: a\n    transport: local\n    auth: key\n",
+                        "servers[0].auth", 4),
+                Arguments.of("config.yml", "queue:\n  notify:\n    desktp: false\n", "queue.notify.desktp", 3),
+                Arguments.of("config.yml", "remote:\n  host: q\n  hots: r\n", "remote.hots", 3),
+                Arguments.of("config.yml", "queue:\n  remote:\n    hots: r\n", "queue.remote.hots", 3),
                 Arguments.of("config.yml", "queue:\n  headroom_mb: 512\n  headroom_mb: 1024\n", "queue.headroom_mb", 3),
                 Arguments.of("queue.yml", "queue:\n  notify:\n    log: true\n    log: false\n", "queue.notify.log", 4),
                 Arguments.of("config.yml", "servers:\n  - hostname: a\n    port: 22\n    port: 23\n", "servers[0].port", 4));
@@ -451,6 +465,68 @@ class ConfigLoaderTest {
         assertTrue(m.contains(file.toString()), "names the file: " + m);
         assertTrue(m.contains("line " + line + ":") || m.contains("line " + line + " "), "names line " + line + ": " + m);
         assertTrue(m.contains(key), "names the key " + key + ": " + m);
+    }
+
+    private String refusal(String fileName, String... lines) throws IOException {
+        write(fileName, lines);
+        NvidbException e = assertThrows(NvidbException.class, this::load);
+        assertEquals(ErrorCode.USAGE, e.code());
+        return e.getMessage();
+    }
+
+    @Test
+    void anUnknownKeyAnywhereIsRefusedWithTheNearestKnownKey() throws IOException {
+        Path config = home.resolve("config.yml");
+        Path queue = home.resolve("queue.yml");
+        assertEquals("configuration " + config + ", line 1: sevrers is not a known setting (known: queue, remote,"
+                + " servers); did you mean servers?", refusal("config.yml", "sevrers:", "  - hostname: a"));
+        assertEquals("configuration " + config + ", line 3: servers[0].gpu_id is not a known setting (known: "
+                + String.join(", ", new java.util.TreeSet<>(serverKeys())) + "); did you mean gpu_ids?",
+                refusal("config.yml", "servers:", "  - hostname: a", "    gpu_id: [0]"));
+        assertTrue(refusal("config.yml", "servers:", "  - hostname: a", "    identityfle: ~/.ssh/k")
+                .endsWith("line 3: servers[0].identityfle is not a known setting (known: "
+                        + String.join(", ", new java.util.TreeSet<>(serverKeys())) + "); did you mean identityfile?"));
+        assertTrue(refusal("config.yml", "queue:", "  headrom_mb: 0").endsWith("; did you mean headroom_mb?"));
+        assertTrue(refusal("config.yml", "queue:", "  notify:", "    desktp: false")
+                .endsWith("line 3: queue.notify.desktp is not a known setting (known: command, desktop, enabled, log,"
+                        + " min_severity); did you mean desktop?"));
+        Files.delete(config);
+        assertEquals("configuration " + queue + ", line 3: remote.usr is not a known setting (known: host, hostname,"
+                + " keeper, nvidb, nvidb_home, port, ssh_options, user, username); did you mean user?",
+                refusal("queue.yml", "remote:", "  host: q", "  usr: alice"));
+        // Nothing near: no guess.
+        assertEquals("configuration " + queue + ", line 2: remote.colour is not a known setting (known: host,"
+                + " hostname, keeper, nvidb, nvidb_home, port, ssh_options, user, username)",
+                refusal("queue.yml", "remote:", "  colour: blue", "  host: q"));
+        assertTrue(refusal("queue.yml", "servers:", "  - hostname: a", "    shoe_size: 44")
+                .endsWith("servers[0].shoe_size is not a known setting (known: "
+                        + String.join(", ", new java.util.TreeSet<>(serverKeys())) + ")"));
+    }
+
+    /** Core's keys of a server entry and the ssh transport's. */
+    private static List<String> serverKeys() {
+        List<String> keys = new java.util.ArrayList<>(List.of("transport", "hostname", "host", "port", "username",
+                "user", "nickname", "description", "gpus", "gpu_ids", "probe", "nvidia_smi", "job_root"));
+        keys.addAll(StubPlugins.SSH_KEYS);
+        return keys;
+    }
+
+    @Test
+    void aRemoteBlockThatIsNotInEffectIsCheckedAllTheSame() throws IOException {
+        Path config = write("config.yml", "remote:", "  host: q", "  hots: r");
+        write("queue.yml", "queue:", "  headroom_mb: 0");
+        NvidbException e = assertThrows(NvidbException.class, this::load, "queue.yml has content: config.yml's remote"
+                + " is not used, and still not a place for typos");
+        assertTrue(e.getMessage().startsWith("configuration " + config + ", line 3: remote.hots is not a known"),
+                e.getMessage());
+        assertTrue(e.getMessage().endsWith("; did you mean host?"), e.getMessage());
+    }
+
+    @Test
+    void aPluginOfAnotherKindOrNoneVouchesForNothingAndRefusesNothing() throws IOException {
+        write("config.yml", "servers:", "  - hostname: a", "    transport: carrier-pigeon", "    wingspan: 1m");
+        QueueConfig c = new ConfigLoader(PluginRegistry.of(List.of())).load(paths());
+        assertEquals("1m", c.servers().getFirst().options().get("wingspan"), "no transport installed to ask");
     }
 
     static Stream<Arguments> brokenYaml() {

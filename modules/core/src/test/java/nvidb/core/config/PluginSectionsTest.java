@@ -62,7 +62,7 @@ class PluginSectionsTest {
         write("queue.yml", "queue:", "  notify:", "    desktop: sometimes");
         QueueConfig c = load();
         assertEquals(List.of(
-                "queue.notify @3: log@config.yml:10 webhook@config.yml:11 desktop@queue.yml:3",
+                "queue.notify @2: log@config.yml:10 webhook@config.yml:11 desktop@queue.yml:3",
                 "servers[0] @2: hostname@config.yml:2 auth@config.yml:3",
                 "servers[1] @4: hostname@config.yml:4 transport@config.yml:5 probe@config.yml:6 shoe_size@config.yml:7",
                 "servers[1] @4: hostname@config.yml:4 transport@config.yml:5 probe@config.yml:6 shoe_size@config.yml:7"),

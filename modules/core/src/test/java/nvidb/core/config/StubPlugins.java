@@ -3,6 +3,7 @@ package nvidb.core.config;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import nvidb.core.api.PluginEntry;
 import nvidb.core.plugins.PluginRegistry;
@@ -28,25 +29,50 @@ final class StubPlugins {
     private StubPlugins() {
     }
 
-    /** spread and pack, ssh and local, nvidia-smi and wsl, and one alert sink, all accepting everything. */
+    /** The keys the real ssh transport reads or declares beyond core's (SshTransportFactory.validate). */
+    static final List<String> SSH_KEYS = List.of("auth", "password", "identityfile", "identity_file",
+            "identity_files", "proxyjump", "proxy_jump", "host_key_check", "known_hosts", "ssh_config",
+            "connect_timeout", "home");
+    /** The keys the real alert sinks read under queue.notify. */
+    static final List<String> SINK_KEYS = List.of("log", "desktop", "command");
+
+    /**
+     * spread and pack, ssh and local, nvidia-smi and wsl, and one alert sink, checking nothing and
+     * knowing the keys the real plugins of those names know: ssh its own, local and the probes none,
+     * the sink every built-in sink's.
+     */
     static PluginRegistry builtinNames() {
-        return registry(section -> { });
+        return registry(section -> { }, (kind, name) -> kind == PluginKind.TRANSPORT && name.equals("ssh") ? SSH_KEYS
+                : kind == PluginKind.ALERT_SINK ? SINK_KEYS : List.of());
     }
 
-    /** The same names; every transport, probe and sink hands its section to {@code check}. */
+    /** The same names; every transport, probe and sink hands its section to {@code check} and knows every key in it. */
     static PluginRegistry registry(Consumer<ConfigSection> check) {
+        return registry(check.andThen(section -> section.know(section.keys().toArray(String[]::new))),
+                (kind, name) -> List.of());
+    }
+
+    private static PluginRegistry registry(Consumer<ConfigSection> check,
+                                           BiFunction<PluginKind, String, List<String>> keys) {
         List<PluginEntry> entries = new ArrayList<>();
         for (String placement : List.of("spread", "pack")) {
             entries.add(new PluginEntry(new Stub(placement, PluginKind.PLACEMENT, check), "test"));
         }
         for (String transport : List.of("ssh", "local")) {
-            entries.add(new PluginEntry(new Stub(transport, PluginKind.TRANSPORT, check), "test"));
+            entries.add(new PluginEntry(new Stub(transport, PluginKind.TRANSPORT,
+                    knowing(check, keys.apply(PluginKind.TRANSPORT, transport))), "test"));
         }
         for (String probe : List.of("nvidia-smi", "wsl")) {
-            entries.add(new PluginEntry(new Stub(probe, PluginKind.PROBE, check), "test"));
+            entries.add(new PluginEntry(new Stub(probe, PluginKind.PROBE,
+                    knowing(check, keys.apply(PluginKind.PROBE, probe))), "test"));
         }
-        entries.add(new PluginEntry(new Stub("log", PluginKind.ALERT_SINK, check), "test"));
+        entries.add(new PluginEntry(new Stub("log", PluginKind.ALERT_SINK,
+                knowing(check, keys.apply(PluginKind.ALERT_SINK, "log"))), "test"));
         return PluginRegistry.of(entries);
+    }
+
+    private static Consumer<ConfigSection> knowing(Consumer<ConfigSection> check, List<String> keys) {
+        return check.andThen(section -> section.know(keys.toArray(String[]::new)));
     }
 
     /** One factory of every kind; the registry files it under {@code kind}. */

@@ -16,8 +16,9 @@ public interface AlertSinkFactory extends PluginFactory {
     /**
      * Checks the sink's own keys of {@code queue.notify} when configuration loads, so a mistake
      * stops every command at start with the file, line and key. Core checks only {@code enabled}
-     * and {@code min_severity}; every other key there belongs to a sink. The default accepts
-     * everything.
+     * and {@code min_severity}; every other key there belongs to a sink, which reads or declares
+     * (with {@link ConfigSection#know}) each of its own: a key no sink knows is refused. The default
+     * checks nothing and knows no key.
      *
      * @param notify the {@code queue.notify} block (config.yml's and queue.yml's merged key by key;
      *               each value names its own file), empty where none is written

@@ -1,6 +1,7 @@
 package nvidb.spi.config;
 
 import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -16,17 +17,37 @@ import java.util.TreeSet;
  *
  * <p>A key written with an empty value ({@code log:}) reads as absent: the reader returns its default.
  *
- * @param path   the dotted key of this mapping ({@code servers[0]}, {@code queue.notify}); errors name
- *               {@code path.key}; empty for a file's top level
- * @param source the mapping and where it was written
+ * <p>The section remembers every key name its readers were asked for (written or not) and every
+ * name {@link #know declared} known: once core and the plugins it hands the section to have had
+ * their say, {@link #requireKnownKeys()} refuses a key that none of them knows, so a typo is an
+ * error instead of a setting silently left at its default. A plugin therefore reads or declares
+ * every key it understands in its {@code validate}, even those it only uses later.
  */
-public record ConfigSection(String path, ConfigValue source) {
-    public ConfigSection {
-        Objects.requireNonNull(path, "path");
-        Objects.requireNonNull(source, "source");
+public final class ConfigSection {
+    private final String path;
+    private final ConfigValue source;
+    /** Every key name asked for or declared, in that order (loading is single-threaded). */
+    private final Set<String> known = new LinkedHashSet<>();
+
+    /**
+     * @param path   the dotted key of this mapping ({@code servers[0]}, {@code queue.notify}); errors name
+     *               {@code path.key}; empty for a file's top level
+     * @param source the mapping and where it was written
+     */
+    public ConfigSection(String path, ConfigValue source) {
+        this.path = Objects.requireNonNull(path, "path");
+        this.source = Objects.requireNonNull(source, "source");
         if (!source.isMapping()) {
             throw source.error(path, "must be a mapping of keys, not " + source.describe());
         }
+    }
+
+    public String path() {
+        return path;
+    }
+
+    public ConfigValue source() {
+        return source;
     }
 
     /** A section nothing was written in (every reader returns its default). */
@@ -46,48 +67,81 @@ public record ConfigSection(String path, ConfigValue source) {
 
     /** Whether {@code name} is written here, even with an empty value. */
     public boolean contains(String name) {
+        known.add(name);
         return source.mapping().containsKey(name);
     }
 
     /** The value written for {@code name}, even an empty one. */
     public Optional<ConfigValue> value(String name) {
+        known.add(name);
         return Optional.ofNullable(source.mapping().get(name));
     }
 
     public String string(String name, String dflt) {
-        ConfigValue v = source.mapping().get(name);
+        ConfigValue v = read(name);
         return v == null ? dflt : v.string(key(name), dflt);
     }
 
     public boolean bool(String name, boolean dflt) {
-        ConfigValue v = source.mapping().get(name);
+        ConfigValue v = read(name);
         return v == null ? dflt : v.bool(key(name), dflt);
     }
 
     public int integer(String name, int dflt, int min) {
-        ConfigValue v = source.mapping().get(name);
+        ConfigValue v = read(name);
         return v == null ? dflt : v.integer(key(name), dflt, min);
     }
 
     public double number(String name, double dflt) {
-        ConfigValue v = source.mapping().get(name);
+        ConfigValue v = read(name);
         return v == null ? dflt : v.number(key(name), dflt);
     }
 
     /** @see ConfigValue#oneOf */
     public String oneOf(String name, String dflt, String... allowed) {
-        ConfigValue v = source.mapping().get(name);
+        ConfigValue v = read(name);
         return v == null ? dflt : v.oneOf(key(name), dflt, List.of(allowed));
     }
 
-    /** Refuses the first key written here that is not {@code known}, listing the known ones. */
+    /**
+     * Declares keys this reader understands without reading them now (a transport reads some of
+     * its keys only when it opens a connection), so {@link #requireKnownKeys()} accepts them and
+     * may suggest them.
+     */
+    public void know(String... names) {
+        known.addAll(List.of(names));
+    }
+
+    /**
+     * Refuses the first key written here that is not {@code known}, listing the known ones and
+     * suggesting the nearest ({@code ; did you mean headroom_mb?}) when one is near.
+     */
     public void requireKnownKeys(Collection<String> known) {
+        this.known.addAll(known);
         for (Map.Entry<String, ConfigValue> e : source.mapping().entrySet()) {
             if (!known.contains(e.getKey())) {
-                throw e.getValue().error(key(e.getKey()), "is not a known setting (known: "
-                        + String.join(", ", new TreeSet<>(known)) + ")");
+                throw unknown(e.getKey(), known);
             }
         }
+    }
+
+    /**
+     * Refuses the first key written here that no reader asked for and none {@link #know declared}:
+     * called once everyone who reads this section has read it.
+     */
+    public void requireKnownKeys() {
+        requireKnownKeys(Set.copyOf(known));
+    }
+
+    private ConfigException unknown(String name, Collection<String> known) {
+        String suggestion = KeySuggestion.nearest(name, known).map(k -> "; did you mean " + k + "?").orElse("");
+        return source.mapping().get(name).error(key(name), "is not a known setting (known: "
+                + String.join(", ", new TreeSet<>(known)) + ")" + suggestion);
+    }
+
+    private ConfigValue read(String name) {
+        known.add(name);
+        return source.mapping().get(name);
     }
 
     /**
@@ -102,5 +156,21 @@ public record ConfigSection(String path, ConfigValue source) {
     @SuppressWarnings("unchecked")
     public Map<String, Object> plain() {
         return (Map<String, Object>) source.plain();
+    }
+
+    /** Two sections are equal when they have the same path and mapping; what was read does not count. */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ConfigSection other && path.equals(other.path) && source.equals(other.source);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(path, source);
+    }
+
+    @Override
+    public String toString() {
+        return "ConfigSection[path=" + path + ", source=" + source + "]";
     }
 }

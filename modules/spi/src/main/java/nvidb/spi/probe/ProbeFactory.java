@@ -15,7 +15,9 @@ public interface ProbeFactory extends PluginFactory {
     /**
      * Checks the probe's own keys of a server entry that names it with {@code probe:}, when
      * configuration loads (an entry without {@code probe:} gets its probe chosen by the node at
-     * run time, and is not handed over). The default accepts every entry.
+     * run time, and is not handed over). The probe reads, or declares with
+     * {@link ConfigSection#know}, every key of its own; see {@link
+     * nvidb.spi.transport.TransportFactory#validate}. The default checks nothing and knows no key.
      *
      * @param server the whole entry as written, its path {@code servers[N]}
      * @throws nvidb.spi.config.ConfigException a key of this probe is wrong or missing

@@ -16,8 +16,10 @@ public interface TransportFactory extends PluginFactory {
      * Checks the transport's own keys of a server entry that selects it, when configuration
      * loads, so a mistake stops every command at start with the file, line and key. Core reads
      * the entry's common keys itself (transport, hostname, port, username, nickname, gpus, probe,
-     * nvidia_smi, job_root, and their older spellings) and knows none of the transport's. The
-     * default accepts every entry.
+     * nvidia_smi, job_root, and their older spellings) and knows none of the transport's: the
+     * transport reads, or declares with {@link ConfigSection#know}, every key of its own, and a key
+     * that neither core nor the transport (nor the entry's probe) knows is then refused. The
+     * default checks nothing and knows no key.
      *
      * @param server the whole entry as written, its path {@code servers[N]}
      * @throws nvidb.spi.config.ConfigException a key of this transport is wrong or missing

@@ -116,4 +116,45 @@ class ConfigSectionTest {
         assertEquals("empty value", new ConfigValue(null, FILE, 1).describe());
         assertEquals("value '1.5'", new ConfigValue(1.5, FILE, 1).describe());
     }
+
+    @Test
+    void aKeyNoReaderAskedForNorDeclaredIsRefusedWithTheNearestKnownOne() {
+        ConfigSection s = entry("hostname", "a", "identityfle", "~/.ssh/k");
+        s.string("hostname", null);
+        s.bool("sudo", false); // asked for though not written: known, and a candidate
+        s.know("identityfile", "proxyjump");
+        assertEquals("configuration " + FILE + ", line 11: servers[2].identityfle is not a known setting (known: hostname,"
+                + " identityfile, proxyjump, sudo); did you mean identityfile?", refusal(s, x -> {
+                    x.requireKnownKeys();
+                    return null;
+                }));
+        ConfigSection far = entry("hostname", "a", "shoe_size", 44L);
+        far.string("hostname", null);
+        assertEquals("configuration " + FILE + ", line 11: servers[2].shoe_size is not a known setting (known:"
+                + " hostname)", refusal(far, x -> {
+                    x.requireKnownKeys();
+                    return null;
+                }), "nothing near: no guess");
+        ConfigSection fine = entry("hostname", "a", "port", 22L);
+        fine.contains("hostname");
+        fine.value("port");
+        fine.requireKnownKeys();
+    }
+
+    @Test
+    void theNearestKeyIsATypoOrAKeyCutShortNeverAGuess() {
+        Set<String> top = Set.of("servers", "queue", "remote");
+        assertEquals(java.util.Optional.of("servers"), KeySuggestion.nearest("sevrers", top), "two letters swapped");
+        assertEquals(java.util.Optional.of("servers"), KeySuggestion.nearest("Servers", top));
+        assertEquals(java.util.Optional.of("queue"), KeySuggestion.nearest("queu", top));
+        assertEquals(java.util.Optional.of("gpu_ids"), KeySuggestion.nearest("gpu_id", Set.of("gpus", "gpu_ids")));
+        assertEquals(java.util.Optional.of("identity_files"),
+                KeySuggestion.nearest("identity_fil", Set.of("identityfile", "identity_files", "hostname")));
+        assertEquals(java.util.Optional.of("nvidia_smi"),
+                KeySuggestion.nearest("nvidia_smi_path", Set.of("nvidia_smi", "job_root")), "a key run on");
+        assertEquals(java.util.Optional.empty(), KeySuggestion.nearest("nodes", top));
+        assertEquals(java.util.Optional.empty(), KeySuggestion.nearest("ab", Set.of("port", "user")));
+        assertEquals(1, KeySuggestion.distance("ab", "ba"));
+        assertEquals(3, KeySuggestion.distance("kitten", "sitting"));
+    }
 }

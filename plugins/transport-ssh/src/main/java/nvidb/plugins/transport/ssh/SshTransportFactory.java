@@ -37,9 +37,13 @@ public final class SshTransportFactory implements TransportFactory {
      * Checks, when configuration loads, what a server entry must get right before any command
      * runs: a hostname, and {@code auth} and {@code host_key_check} spelled as the configuration
      * reference spells them ({@link #open} also takes the older spellings a caller may hand it).
+     * It also declares the keys it reads only on connecting: core refuses every key no one knows.
      */
     @Override
     public void validate(ConfigSection server) {
+        // Read only when a connection opens (SshOptions); declared so that a misspelling of one is refused.
+        server.know("password", "identityfile", "identity_file", "identity_files", "proxyjump", "proxy_jump",
+                "known_hosts", "ssh_config", "connect_timeout", "home");
         String host = server.string(server.contains("hostname") ? "hostname" : "host", null);
         if (host == null || host.isBlank()) {
             throw server.source().error(server.key("hostname"),
