@@ -334,7 +334,12 @@ class JobRecordCommandsTest {
         assertEquals(1, alerts.path("open").asInt());
         long alertId = alerts.path("alerts").path(0).path("id").asLong();
         assertEquals(3, cli.run("queue", "ack", "999").exit());
-        assertEquals(1, cli.json("queue", "ack", String.valueOf(alertId)).path("acknowledged").asInt());
+        Cli.Result partly = cli.run("queue", "ack", String.valueOf(alertId), "999", "--json");
+        assertEquals(3, partly.exit(), "an unknown id is reported: " + partly);
+        assertEquals(1, partly.json().path("acknowledged").asInt(), "and the known one is acknowledged anyway");
+        assertEquals("not_found", partly.json().path("results").path(1).path("code").asText());
+        assertEquals(0, cli.json("queue", "ack", String.valueOf(alertId)).path("acknowledged").asInt(),
+                "an alert already acknowledged is not counted again");
         assertEquals(0, cli.run("queue", "alerts").exit());
         assertEquals("no open alerts\n", cli.run("queue", "alerts").out());
         assertEquals(1, cli.json("queue", "alerts", "--all").path("alerts").size());

@@ -1,16 +1,20 @@
 package nvidb.cli.commands;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
 import nvidb.cli.output.Output;
+import nvidb.core.api.ErrorCode;
 import nvidb.core.api.Ids;
+import nvidb.core.api.JobCommands;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "ack", mixinStandardHelpOptions = true, description = {
-        "Acknowledge alerts once they are understood. Do not acknowledge an alert the user has not seen."})
+        "Acknowledge alerts once they are understood. Do not acknowledge an alert the user has not seen.",
+        "Every alert named that exists is acknowledged; exit 3 if any id is unknown."})
 public final class QueueAck extends BaseCommand {
     @Parameters(arity = "0..*", paramLabel = "IDS", description = "Alert ids (comma lists allowed).")
     List<String> ids = new ArrayList<>();
@@ -20,15 +24,38 @@ public final class QueueAck extends BaseCommand {
 
     @Override
     protected int execute() {
-        int n = service().jobCommands().acknowledge(Ids.parseLists(ids), all);
+        JobCommands.AckResult r = service().jobCommands().acknowledge(Ids.parseLists(ids), all);
+        // Like the commands on several jobs: every alert that exists is acknowledged; an unknown id
+        // is reported and makes the exit 3, without undoing the others.
+        List<Long> missing = r.results().stream().filter(a -> !a.found()).map(JobCommands.Acknowledged::id).toList();
+        String error = missing.isEmpty() ? null : "alert" + (missing.size() > 1 ? "s " : " ")
+                + String.join(", ", missing.stream().map(String::valueOf).toList()) + " not found";
         if (json()) {
             ObjectNode o = Output.object();
-            o.put("ok", true);
-            o.put("acknowledged", n);
+            o.put("ok", error == null);
+            if (error != null) {
+                o.put("error", error);
+                o.put("code", ErrorCode.NOT_FOUND.label());
+            }
+            o.put("acknowledged", r.acknowledged());
+            ArrayNode a = o.putArray("results");
+            for (JobCommands.Acknowledged x : r.results()) {
+                ObjectNode e = a.addObject();
+                e.put("id", x.id());
+                e.put("ok", x.found());
+                e.put("acknowledged", x.acknowledged());
+                if (!x.found()) {
+                    e.put("error", "alert " + x.id() + " not found");
+                    e.put("code", ErrorCode.NOT_FOUND.label());
+                }
+            }
             out().document(o);
         } else {
-            out().line("acknowledged " + n + " alert(s)");
+            out().line("acknowledged " + r.acknowledged() + " alert(s)");
+            if (error != null) {
+                out().note("error: " + error);
+            }
         }
-        return 0;
+        return error == null ? 0 : ErrorCode.NOT_FOUND.exitCode();
     }
 }

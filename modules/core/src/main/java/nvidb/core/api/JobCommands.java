@@ -45,6 +45,20 @@ public interface JobCommands {
     /** Deletes finished job records, except those an active job still depends on. */
     int purge(Set<JobState> states);
 
-    /** Acknowledges open alerts; ids that are unknown are an error, already acknowledged ones are not counted. */
-    int acknowledge(List<Long> ids, boolean all);
+    /** One alert named by id: whether it exists, and whether this call acknowledged it (not already done). */
+    record Acknowledged(long id, boolean found, boolean acknowledged) {
+    }
+
+    /** How many alerts this call acknowledged, and each named id's outcome (none for {@code all}). */
+    record AckResult(int acknowledged, List<Acknowledged> results) {
+        public AckResult {
+            results = List.copyOf(results);
+        }
+    }
+
+    /**
+     * Acknowledges open alerts: every named one that exists (an unknown id is reported, not fatal;
+     * an already acknowledged one is not counted), or every open one with {@code all}.
+     */
+    AckResult acknowledge(List<Long> ids, boolean all);
 }

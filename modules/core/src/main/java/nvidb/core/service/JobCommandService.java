@@ -350,21 +350,24 @@ public final class JobCommandService implements JobCommands {
     }
 
     @Override
-    public int acknowledge(List<Long> ids, boolean all) {
+    public AckResult acknowledge(List<Long> ids, boolean all) {
         if (!all && ids.isEmpty()) {
             throw NvidbException.usage("name the alerts to acknowledge (nvidb queue ack 3 4), or pass --all");
         }
         return store.db.write(() -> {
             Instant now = Times.now();
             if (all) {
-                return store.alerts.acknowledgeAll(now);
+                return new AckResult(store.alerts.acknowledgeAll(now), List.of());
             }
-            for (long id : ids) {
-                if (store.alerts.find(id).isEmpty()) {
-                    throw NvidbException.notFound("alert " + id + " not found");
-                }
+            List<Acknowledged> results = new ArrayList<>();
+            int count = 0;
+            for (long id : new java.util.LinkedHashSet<>(ids)) {
+                boolean found = store.alerts.find(id).isPresent();
+                boolean acknowledged = found && store.alerts.acknowledge(List.of(id), now) > 0;
+                results.add(new Acknowledged(id, found, acknowledged));
+                count += acknowledged ? 1 : 0;
             }
-            return store.alerts.acknowledge(ids, now);
+            return new AckResult(count, results);
         });
     }
 }
