@@ -95,12 +95,33 @@ public final class Cli {
 
     /** Starts one command line as a JVM of its own (a process to signal), with this test's environment. */
     public Process start(String... args) throws IOException {
-        List<String> command = javaCommand();
+        List<String> command = new java.util.ArrayList<>();
+        if (RESETS_SIGNALS) {
+            // A shell's background job starts with SIGINT ignored, and a JVM keeps it ignored: a
+            // suite run from `./run-tests &` would then test nothing. A user's terminal has the default.
+            command.add("env");
+            command.add("--default-signal=INT");
+        }
+        command.addAll(javaCommand());
         command.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(command);
         pb.environment().clear();
         pb.environment().putAll(env);
         return pb.start();
+    }
+
+    /** Whether this machine's {@code env} can reset a signal's handling to the default (coreutils 8.31+). */
+    private static final boolean RESETS_SIGNALS = resetsSignals();
+
+    private static boolean resetsSignals() {
+        try {
+            return new ProcessBuilder("env", "--default-signal=INT", "true").start().waitFor() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     /** Starts a shell that may call {@code nvidb} (a function wrapping the JVM) many times. */
