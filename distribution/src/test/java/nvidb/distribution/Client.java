@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  * @param killAt milliseconds after the start when to SIGKILL it if still alive, or -1 for never
  */
 record Client(String kind, String name, List<String> args, Process process, Path out, Path err, long killAt,
-              long startedNanos, boolean[] killed) {
+              long startedNanos, boolean[] killed, long[] endedNanos) {
     static final ObjectMapper JSON = new ObjectMapper();
 
     /** The built image's launcher ({@code -Dnvidb.image}, set by the POM, else target/nvidb). */
@@ -43,7 +43,11 @@ record Client(String kind, String name, List<String> args, Process process, Path
             ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
             pb.environment().putAll(env);
             pb.environment().remove("NVIDB_QUEUE_DB");
-            return new Client(kind, name, args, pb.start(), out, err, killAt, System.nanoTime(), new boolean[1]);
+            long[] ended = new long[1];
+            Process p = pb.start();
+            Client c = new Client(kind, name, args, p, out, err, killAt, System.nanoTime(), new boolean[1], ended);
+            p.onExit().thenRun(() -> ended[0] = System.nanoTime());
+            return c;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -75,6 +79,11 @@ record Client(String kind, String name, List<String> args, Process process, Path
             throw new AssertionError(e);
         }
         return process.exitValue();
+    }
+
+    /** How long it ran, start to exit (call after {@link #finish}). */
+    long runtimeMs() {
+        return TimeUnit.NANOSECONDS.toMillis((endedNanos[0] == 0 ? System.nanoTime() : endedNanos[0]) - startedNanos);
     }
 
     String stdout() {
