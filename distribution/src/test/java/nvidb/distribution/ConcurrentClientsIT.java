@@ -1,7 +1,6 @@
 package nvidb.distribution;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -32,8 +31,7 @@ class ConcurrentClientsIT {
 
     @BeforeEach
     void setUp() throws IOException {
-        nvidb = Path.of(System.getProperty("nvidb.image", "target/nvidb"), "bin", "nvidb").toAbsolutePath();
-        assertTrue(Files.isExecutable(nvidb), "no image at " + nvidb);
+        nvidb = Client.image();
         // No node: these clients exercise the queue file, not job execution.
         Files.createDirectories(tmp.resolve("home"));
         Files.writeString(tmp.resolve("home/queue.yml"), "queue:\n  include_local: false\n");
