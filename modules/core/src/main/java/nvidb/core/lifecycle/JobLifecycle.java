@@ -105,6 +105,28 @@ public final class JobLifecycle {
         });
     }
 
+    /**
+     * A pool job's place is recorded before its launch round trip: if the client dies after the
+     * node started it, the next pass goes back to that place (where the launch adopts the attempt)
+     * instead of placing the job again somewhere else.
+     */
+    public Job place(long id, String node, List<Integer> gpuIds, Instant now) {
+        return store.db.write(() -> {
+            current(id, Transition.STAGE);
+            store.jobs.update(id, new Changes().set(Column.NODE, node).set(Column.GPU_IDS, gpuIds), now);
+            return reread(id);
+        });
+    }
+
+    /** The place's node refused the launch (nothing started there): the job may go anywhere again. */
+    public Job unplace(long id, Instant now) {
+        return store.db.write(() -> {
+            current(id, Transition.UNSTAGE);
+            store.jobs.update(id, new Changes().set(Column.NODE, null).set(Column.GPU_IDS, List.of()), now);
+            return reread(id);
+        });
+    }
+
     // ------------------------------------------------------------------ running
 
     public Applied start(long id, Moves.Start s, Instant now) {

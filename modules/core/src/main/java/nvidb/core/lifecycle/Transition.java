@@ -13,10 +13,13 @@ import nvidb.core.api.JobState;
 public enum Transition {
     /** A new record: there is no state before it. */
     SUBMIT("submitted", Set.of()),
-    /** A lane job's spec is handed to its lane's runner: it gets its run directory. */
+    /**
+     * A job is handed over before it is known to run: a lane job's spec to its runner (it gets
+     * its run directory), a pool job to the node its launch goes to (it gets its place).
+     */
     STAGE("staged", EnumSet.of(JobState.PENDING)),
-    /** A staged job is taken back from its runner: it forgets its run directory. */
-    UNSTAGE("taken back from its runner", EnumSet.of(JobState.PENDING)),
+    /** A staged job is taken back: it forgets its run directory, or its place. */
+    UNSTAGE("taken back", EnumSet.of(JobState.PENDING)),
     START("started", EnumSet.of(JobState.PENDING)),
     /** The job's own exit code is known: completed (0) or failed. */
     FINISH("finished", EnumSet.of(JobState.RUNNING)),

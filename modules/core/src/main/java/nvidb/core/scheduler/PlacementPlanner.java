@@ -54,6 +54,8 @@ public final class PlacementPlanner {
     private final PlacementPolicy policy;
     /** Nodes that may take new work, in configuration order. */
     private final List<String> schedulable = new ArrayList<>();
+    /** Configured nodes the last refresh reached and that are not ignored (drained ones too). */
+    private final java.util.Set<String> reachable = new java.util.HashSet<>();
     /** Allowlisted GPUs of every configured node seen with GPUs (drained ones too): the inventory. */
     private final Map<String, List<Budget>> inventory = new LinkedHashMap<>();
     private final Map<String, Integer> cpuSlots = new HashMap<>();
@@ -77,6 +79,7 @@ public final class PlacementPlanner {
             if (n == null || n.ignored() || n.state() == NodeState.DOWN) {
                 continue;
             }
+            reachable.add(s.name());
             List<Budget> budgets = new ArrayList<>();
             for (GpuState g : gpus) {
                 if (g.node().equals(s.name()) && (s.gpuIds() == null || s.gpuIds().contains(g.index()))) {
@@ -106,6 +109,11 @@ public final class PlacementPlanner {
             int used = cpuSlots.getOrDefault(node, 0);
             cpuSlots.put(node, cap <= 0 ? Integer.MAX_VALUE : Math.max(0, cap - used));
         }
+    }
+
+    /** Whether a node is configured, not ignored, and was not found down: a launch there may still be answered. */
+    public boolean reachable(String node) {
+        return reachable.contains(node);
     }
 
     /**

@@ -16,8 +16,10 @@ import nvidb.spi.transport.TransportException;
 /**
  * The free pool: pending jobs outside lanes, in dispatch order. A job no GPU could ever hold
  * fails at once; the rest start where the placement planner puts them, letting smaller later jobs
- * pass a blocked big one. A node that refuses a launch is skipped for that job; a node that could
- * not be reached is not, since the process may exist there (the next pass adopts it).
+ * pass a blocked big one. Each job's place is recorded before its launch round trip: a node that
+ * refuses the launch clears it and is skipped for that job; one that cannot be reached, or a
+ * client that dies mid-launch, leaves it, and the next pass launches at that place again, where
+ * the launch adopts whatever already started, so an attempt never starts on two nodes.
  */
 final class PoolDispatchPass {
     private final JobLifecycle lifecycle;
@@ -36,6 +38,14 @@ final class PoolDispatchPass {
             if (DependencyGate.evaluate(job, round.deps()).verdict() != DependencyGate.Verdict.READY) {
                 continue;
             }
+            if (job.node() != null) {
+                if (round.planner().reachable(job.node())) {
+                    resume(job, round.planner(), summary);
+                    continue;
+                }
+                // Its place went down or away: waiting for it could stall the job for good.
+                JobLifecycle.ifStillLegal(() -> lifecycle.unplace(job.id(), Times.now()));
+            }
             Optional<String> impossible = round.planner().unschedulable(job);
             if (impossible.isPresent()) {
                 reject(lifecycle, job, impossible.get(), summary);
@@ -53,6 +63,25 @@ final class PoolDispatchPass {
             summary.alert(done.alert());
             summary.finished(job.id(), done.job().state().label(), null);
         }
+    }
+
+    /** A launch whose outcome was never recorded: back to the place it went to, and nowhere else. */
+    private void resume(Job job, PlacementPlanner planner, TickSummary.Builder summary) {
+        PlacementPlanner.Choice c = new PlacementPlanner.Choice(job.node(), job.gpuIds());
+        int attempt = job.attempt() + 1;
+        LaunchResult result;
+        try {
+            result = launcher.launch(job, c, attempt);
+        } catch (TransportException e) {
+            return; // still unreachable: the place stands until the node answers
+        }
+        if (!result.started()) {
+            JobLifecycle.ifStillLegal(() -> lifecycle.unplace(job.id(), Times.now()));
+            launcher.failed(job, c.node() + ": " + result.error(), summary);
+            return;
+        }
+        launcher.started(job, c, result, attempt, summary);
+        planner.charge(job, c);
     }
 
     private void launchSomewhere(Job job, PlacementPlanner planner, TickSummary.Builder summary) {

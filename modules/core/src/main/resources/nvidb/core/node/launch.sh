@@ -1,5 +1,6 @@
-# Starts a job detached, or adopts it when its wrapper already runs: a retried launch must not
-# start it twice. Prints NVIDB_DIR=, NVIDB_PID=, NVIDB_PGID=, NVIDB_SETSID=, and NVIDB_ADOPTED=1
+# Starts a job detached, or adopts it when this attempt already started: its wrapper still runs,
+# or it already ran to the end (an exit code). A retried launch, or one whose client died before
+# it recorded the start, must never start the attempt twice. Prints NVIDB_DIR=, NVIDB_PID=, NVIDB_PGID=, NVIDB_SETSID=, and NVIDB_ADOPTED=1
 # when adopted, or NVIDB_ERROR= when nothing started.
 # nvidb puts these values ahead of this text (NodeScripts.launch): the job root, the run
 # directory's name, and the texts of run.sh and command.sh, each ending in a newline.
@@ -11,7 +12,7 @@ d=$nvidb_root/$nvidb_run_name
 mkdir -p "$d" 2>/dev/null || { echo "NVIDB_ERROR=cannot create $d"; exit 1; }
 d=$(cd "$d" && pwd -P) || exit 1
 echo "NVIDB_DIR=$d"
-if [ -f "$d/pid" ] && nvidb_alive "$(cat "$d/pid")" "$d"; then
+if [ -f "$d/exit_code" ] || { [ -f "$d/pid" ] && nvidb_alive "$(cat "$d/pid")" "$d"; }; then
     echo NVIDB_ADOPTED=1
     echo "NVIDB_PID=$(cat "$d/pid")"
     echo "NVIDB_PGID=$(cat "$d/pgid" 2>/dev/null)"

@@ -1,6 +1,7 @@
 package nvidb.core.scheduler;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -190,6 +191,45 @@ class PassesTest {
         assertEquals(JobState.PENDING, f.find(fits).state());
         assertTrue(f.find(fits).lastError().startsWith("launch failed: box: ssh: connect to host"),
                 f.find(fits).lastError());
+    }
+
+    @Test
+    void aLaunchWhoseClientDiedGoesBackToItsPlaceAndAdoptsTheAttemptInsteadOfStartingItAgain() throws Exception {
+        Instant now = Instant.now();
+        f.store.db.write(() -> {
+            f.store.nodes.markUp(PassFixture.NODE, now, null, 1);
+            f.store.gpus.replace(PassFixture.NODE, List.of(gpu()));
+            return null;
+        });
+        java.nio.file.Path marker = tmp.resolve("ran");
+        long id = f.submit(new nvidb.core.store.JobRepository.NewJob("", "echo ran >> " + marker, null, Map.of(), 0, 1,
+                1024, null, List.of(), List.of(), null, "tester@host:1", List.of(), null, null, 0, null, null));
+        // A client placed it, the node started and finished attempt 1, and the client was killed
+        // before it recorded the start: the database still says pending, placed on box.
+        f.lifecycle.place(id, PassFixture.NODE, List.of(0), now);
+        java.nio.file.Path dir = java.nio.file.Files.createDirectories(tmp.resolve("jobs")
+                .resolve(nvidb.core.node.NodeScripts.runDirName(id, 1)));
+        java.nio.file.Files.writeString(dir.resolve("pid"), "999999\n");
+        java.nio.file.Files.writeString(dir.resolve("exit_code"), "0 " + now.getEpochSecond() + "\n");
+
+        TickSummary.Builder summary = new TickSummary.Builder();
+        new PoolDispatchPass(f.lifecycle, new Launcher(f.config, f.nodes, f.lifecycle)).run(round(), summary);
+
+        Job job = f.find(id);
+        assertEquals(JobState.RUNNING, job.state(), "recorded as the run it was: " + job);
+        assertEquals(PassFixture.NODE, job.node());
+        assertEquals("{\"pid\":999999,\"gpu_ids\":[0],\"vram_mb\":1024,\"vram\":\"1.0G\",\"adopted\":true}",
+                f.events(id).getLast().dataJson());
+        assertFalse(java.nio.file.Files.exists(marker), "the attempt was not started a second time");
+    }
+
+    @Test
+    void aPlaceWhoseNodeRefusesTheLaunchIsClearedSoTheJobMayGoElsewhere() {
+        long id = f.submit(PassFixture.job(1024, null, List.of()));
+        f.lifecycle.place(id, PassFixture.NODE, List.of(0), Instant.now());
+        f.lifecycle.unplace(id, Instant.now());
+        assertNull(f.find(id).node());
+        assertEquals(List.of(), f.find(id).gpuIds());
     }
 
     // ------------------------------------------------------------------ lanes without a runner
