@@ -76,7 +76,9 @@ final class PoolDispatchPass {
             return; // still unreachable: the place stands until the node answers
         }
         if (!result.started()) {
-            JobLifecycle.ifStillLegal(() -> lifecycle.unplace(job.id(), Times.now()));
+            if (result.refused()) {
+                JobLifecycle.ifStillLegal(() -> lifecycle.unplace(job.id(), Times.now()));
+            } // else the answer proves nothing: the place stands, as for an unreachable node
             launcher.failed(job, c.node() + ": " + result.error(), summary);
             return;
         }
