@@ -42,6 +42,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CrashSafetyIT {
     static final int NODES = 4;
+    /** How many processes in a hundred are SIGKILLed ({@code -Dnvidb.crash.killPercent}; 0 runs the same load unkilled). */
+    static final int KILL_PERCENT = Integer.getInteger("nvidb.crash.killPercent", 60);
     // The scheduler lease lives QueueSettings.effectiveLockTtl() = max(60, lock_ttl,
     // 2 probe_timeout + 30, 2 launch_timeout + 60) seconds: 66 with the settings below.
     static final int PROBE_TIMEOUT = 10;
@@ -170,7 +172,7 @@ class CrashSafetyIT {
     private Client start(String kind, String name, int maxKillMs, List<String> args) {
         List<Long> seen = runtimes.getOrDefault(kind, List.of()).stream().sorted().toList();
         int window = seen.size() < 10 ? maxKillMs : (int) Math.max(50, seen.get(seen.size() * 9 / 10));
-        long killAt = rng.nextInt(100) < 60 ? rng.nextInt(window) : -1;
+        long killAt = rng.nextInt(100) < KILL_PERCENT ? rng.nextInt(window) : -1;
         return Client.start(nvidb, env, tmp.resolve("io"), kind, name, killAt, args);
     }
 
