@@ -74,7 +74,6 @@ final class LocalTransport implements Transport {
         Drain stderr = Drain.start(process.getErrorStream(), "nvidb-local-stderr");
         feed(process.getOutputStream(), script);
 
-        long deadline = System.nanoTime() + timeout.toNanos();
         boolean exited;
         try {
             exited = process.waitFor(timeout.toNanos(), TimeUnit.NANOSECONDS);
@@ -88,14 +87,10 @@ final class LocalTransport implements Transport {
             throw new TransportException("local node " + nodeName + " did not answer within " + seconds(timeout));
         }
 
-        // Read the output to its end: on a loaded machine the readers may lag sh's exit, and a cut
-        // answer (a launch's NVIDB_PID line lost) reads as the failure of something that happened.
-        // A pipe a detached descendant keeps open is given up once nothing is left in it and
-        // nothing arrived for DRAIN_GRACE (or at the round trip's deadline).
-        long graceEnd = Math.max(deadline, System.nanoTime() + DRAIN_GRACE.toNanos());
+        long graceEnd = System.nanoTime() + DRAIN_GRACE.toNanos();
         try {
-            stdout.awaitEnd(DRAIN_GRACE, graceEnd);
-            stderr.awaitEnd(DRAIN_GRACE, graceEnd);
+            stdout.awaitEnd(graceEnd);
+            stderr.awaitEnd(graceEnd);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new TransportException("interrupted while reading the output of local node " + nodeName, e);
@@ -190,35 +185,10 @@ final class LocalTransport implements Transport {
             }
         }
 
-        /**
-         * Waits for the end of the pipe; gives up when it has been quiet for {@code quiet} with
-         * nothing left unread (a descendant holds it open), or at the deadline.
-         */
-        void awaitEnd(Duration quiet, long deadlineNanos) throws InterruptedException {
-            while (thread.isAlive()) {
-                long left = deadlineNanos - System.nanoTime();
-                if (left <= 0) {
-                    return;
-                }
-                int seen = size();
-                thread.join(Duration.ofNanos(Math.min(left, quiet.toNanos())));
-                if (thread.isAlive() && size() == seen && unread() == 0) {
-                    return;
-                }
-            }
-        }
-
-        private int size() {
-            synchronized (buffer) {
-                return buffer.size();
-            }
-        }
-
-        private int unread() {
-            try {
-                return in.available();
-            } catch (IOException closed) {
-                return 0;
+        void awaitEnd(long deadlineNanos) throws InterruptedException {
+            long left = deadlineNanos - System.nanoTime();
+            if (left > 0) {
+                thread.join(Duration.ofNanos(left));
             }
         }
 
