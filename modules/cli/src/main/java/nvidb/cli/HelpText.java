@@ -51,7 +51,7 @@ final class HelpText {
             Map.entry("queue unignore", List.of("nvidb queue unignore offline-node",
                     "nvidb queue nodes --include-ignored   # finds ignored nodes")),
             Map.entry("queue backup", List.of("nvidb queue backup --json",
-                    "nvidb queue backup --keep 14          # rotate: keep the newest 14 generated backups",
+                    "nvidb queue backup --keep 14   # keep the newest 14 generated backups",
                     "nvidb queue backup /mnt/usb/queue-before-upgrade.db")),
             Map.entry("queue restore", List.of(
                     "nvidb queue restore ~/.nvidb/backups/queue-20260102T030405.123456Z.db",

@@ -13,10 +13,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "backup", mixinStandardHelpOptions = true, description = {
-        "Snapshot the queue database while the queue keeps working: SQLite's online backup, checked with",
-        "PRAGMA quick_check, published under a name that did not exist (an existing file is never replaced).",
-        "Without PATH: $NVIDB_HOME/backups/queue-<UTC time>.db (or queue.backup.directory), keeping the newest",
-        "queue.backup.keep generated backups there."})
+        "Snapshot the queue database while the queue keeps working.",
+        "SQLite's online backup (writers are not paused), checked with PRAGMA",
+        "quick_check, published under a name that did not exist: an existing file is",
+        "never replaced. Without PATH: queue-<UTC time>.db in $NVIDB_HOME/backups (or",
+        "queue.backup.directory), keeping the newest queue.backup.keep generated ones."})
 public final class QueueBackup extends BaseCommand {
     @Parameters(index = "0", arity = "0..1", paramLabel = "PATH",
             description = "A new file to write, or a directory for a generated name in it.")

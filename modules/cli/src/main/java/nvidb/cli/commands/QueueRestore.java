@@ -9,10 +9,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "restore", mixinStandardHelpOptions = true, description = {
-        "Put a backup back: the snapshot is checked (an nvidb queue that passes PRAGMA quick_check, of a schema",
-        "this nvidb knows), the current content is backed up first, then replaced in one transaction.",
-        "Refused (exit 4) while a daemon or a pass holds the scheduler lease. Jobs started since the snapshot",
-        "are not in it: see README, Backups."})
+        "Put a backup back in place of the queue's content.",
+        "The snapshot is checked (an nvidb queue that passes PRAGMA quick_check, of a",
+        "schema this nvidb knows), the current content is backed up first, then",
+        "replaced in one transaction. Refused (exit 4) while a daemon or a pass holds",
+        "the scheduler lease. Jobs submitted since the snapshot are not in it."})
 public final class QueueRestore extends BaseCommand {
     @Parameters(index = "0", paramLabel = "PATH", description = "The backup to restore (only read).")
     String path;
