@@ -180,6 +180,7 @@ class BackupCommandsTest {
         Path snapshot = Path.of(cli.json("queue", "backup").path("path").asText());
         long c = submit("c");
         cli.json("job", "cancel", String.valueOf(a));
+        holdLease("keeper", "elsewhere:7:keeper"); // a lease of a process running now, not of the snapshot
 
         JsonNode r = cli.json("queue", "restore", snapshot.toString());
         assertEquals(snapshot.toString(), r.path("restored_from").asText());
@@ -197,6 +198,10 @@ class BackupCommandsTest {
             assertEquals("cancelled", one(s, "SELECT state FROM jobs WHERE name = 'a'"));
         }
         assertTrue(submit("d") > c, "an id handed out before the restore is not handed out again");
+        try (Connection db = DriverManager.getConnection("jdbc:sqlite:" + cli.database()); Statement s = db.createStatement()) {
+            assertEquals("elsewhere:7:keeper", one(s, "SELECT owner FROM locks WHERE name = 'keeper'"));
+            assertEquals(null, one(s, "SELECT owner FROM locks WHERE name = 'scheduler'"), "the restore's own lease is given back");
+        }
         assertEquals(r.path("previous").path("created_at").asText(),
                 cli.json("queue", "status", "--no-tick").path("last_backup_at").asText());
 
@@ -255,7 +260,7 @@ class BackupCommandsTest {
         Path good = Path.of(cli.json("queue", "backup").path("path").asText());
         Process holder = new ProcessBuilder("sleep", "60").start();
         try {
-            holdLease(host() + ":" + holder.pid() + ":daemon");
+            holdLease("scheduler", host() + ":" + holder.pid() + ":daemon");
             String db = DbSnapshot.of(cli.database());
             Cli.Result r = cli.run("queue", "restore", "--json", good.toString());
             assertEquals(4, r.exit(), r.toString());
@@ -278,10 +283,10 @@ class BackupCommandsTest {
         return h != null && !h.isBlank() ? h : Files.readString(Path.of("/proc/sys/kernel/hostname")).strip();
     }
 
-    private void holdLease(String owner) throws Exception {
+    private void holdLease(String name, String owner) throws Exception {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + cli.database()); Statement s = c.createStatement()) {
             s.execute("PRAGMA busy_timeout=10000");
-            s.execute("INSERT INTO locks (name, owner, acquired_at, expires_at) VALUES ('scheduler', '" + owner
+            s.execute("INSERT INTO locks (name, owner, acquired_at, expires_at) VALUES ('" + name + "', '" + owner
                     + "', '2026-01-01T00:00:00+00:00', '2999-01-01T00:00:00+00:00') ON CONFLICT(name) DO UPDATE SET"
                     + " owner = excluded.owner, expires_at = excluded.expires_at");
         }

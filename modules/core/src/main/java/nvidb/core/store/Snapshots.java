@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import nvidb.core.api.NvidbException;
 import nvidb.core.api.Times;
@@ -33,6 +34,11 @@ public final class Snapshots {
     private static final int MAX_PROBLEMS = 5;
     /** The schema name a restore attaches its prepared copy under. */
     private static final String SNAPSHOT = "nvidb_snapshot";
+    /**
+     * Tables a restore leaves as they are: a lease belongs to a process running now (the restore's
+     * own among them), not to the moment of a snapshot.
+     */
+    private static final Set<String> LIVE_ONLY = Set.of("locks");
 
     /** What a snapshot is, read without changing it. */
     public record Inspection(int schemaVersion, String quickCheck) {
@@ -136,8 +142,8 @@ public final class Snapshots {
     }
 
     /**
-     * Replaces every row of the live database with the prepared copy's, in one {@code BEGIN
-     * IMMEDIATE} transaction: the write lock is the exclusive lock of the swap. {@code first}
+     * Replaces the rows of the live database with the prepared copy's, leases aside, in one
+     * {@code BEGIN IMMEDIATE} transaction: the write lock is the exclusive lock of the swap. {@code first}
      * runs inside it before anything changes (the backup of what is replaced), so no other
      * process's write can fall between that backup and the swap. Readers see the old rows or the
      * new, never a mix; a process that has the file open sees the new rows from its next
@@ -179,6 +185,9 @@ public final class Snapshots {
         sequences(c, SNAPSHOT).forEach((table, seq) -> sequences.merge(table, seq, Math::max));
         try (Statement s = c.createStatement()) {
             for (String table : tables(c)) {
+                if (LIVE_ONLY.contains(table)) {
+                    continue;
+                }
                 String columns = String.join(", ", columns(c, table));
                 s.execute("DELETE FROM main." + quote(table));
                 s.execute("INSERT INTO main." + quote(table) + " (" + columns + ") SELECT " + columns + " FROM "
