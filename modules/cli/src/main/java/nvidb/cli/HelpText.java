@@ -50,6 +50,12 @@ final class HelpText {
             Map.entry("queue ignore", List.of("nvidb queue ignore offline-node", "nvidb queue ignore offline-node --json")),
             Map.entry("queue unignore", List.of("nvidb queue unignore offline-node",
                     "nvidb queue nodes --include-ignored   # finds ignored nodes")),
+            Map.entry("queue backup", List.of("nvidb queue backup --json",
+                    "nvidb queue backup --keep 14   # keep the newest 14 generated backups",
+                    "nvidb queue backup /mnt/usb/queue-before-upgrade.db")),
+            Map.entry("queue restore", List.of(
+                    "nvidb queue restore ~/.nvidb/backups/queue-20260102T030405.123456Z.db",
+                    "nvidb queue restore /mnt/usb/queue-before-upgrade.db --json")),
             Map.entry("job", List.of("nvidb job submit --json --vram 20G -- python train.py", "nvidb job ls --active",
                     "nvidb job show 12 --json")),
             Map.entry("job submit", List.of(

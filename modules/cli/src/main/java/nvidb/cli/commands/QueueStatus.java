@@ -45,11 +45,13 @@ public final class QueueStatus extends BaseCommand {
         var nodes = service.nodeAdmin().nodes(includeIgnored);
         JobQueries.AlertPage alerts = service.jobQueries().alerts(false, 20);
         Map<String, Long> counts = service.jobQueries().countsByState();
+        Instant lastBackup = service.backups().lastBackupAt().orElse(null);
         if (json()) {
             ObjectNode o = Output.object();
             o.put("generated_at", Times.iso(now));
             o.put("db_path", service.info().database().toString());
             o.put("last_tick_at", Times.iso(service.lastTickAt()));
+            o.put("last_backup_at", Times.iso(lastBackup));
             var lease = service.tickLease();
             if (lease.isPresent()) {
                 ObjectNode l = o.putObject("tick_lock");
@@ -80,7 +82,8 @@ public final class QueueStatus extends BaseCommand {
             out().document(o);
             return 0;
         }
-        out().line("QUEUE  db=" + service.info().database() + "  last tick " + Times.age(service.lastTickAt(), now));
+        out().line("QUEUE  db=" + service.info().database() + "  last tick " + Times.age(service.lastTickAt(), now)
+                + (lastBackup == null ? "" : "  backup " + Times.age(lastBackup, now)));
         if (alerts.open() > 0) {
             out().line("");
             out().line("ALERTS  " + alerts.open() + " open (nvidb queue alerts)");

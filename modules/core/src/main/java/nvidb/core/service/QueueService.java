@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import nvidb.core.api.Backups;
 import nvidb.core.api.JobCommands;
 import nvidb.core.api.JobEdits;
 import nvidb.core.api.JobQueries;
@@ -145,6 +146,11 @@ public final class QueueService implements Queue {
     @Override
     public LaneRunners laneRunners() {
         return new LaneRunnerService(context);
+    }
+
+    @Override
+    public Backups backups() {
+        return new BackupService(context, paths);
     }
 
     @Override

@@ -132,7 +132,7 @@ class ConfigLoaderTest {
                 "  backup:",
                 "    enabled: true",
                 "    interval_hours: 6.5",
-                "    keep: 0",
+                "    keep: 3",
                 "    directory: snapshots",
                 "  notify:",
                 "    enabled: false",
@@ -160,7 +160,7 @@ class ConfigLoaderTest {
         assertEquals(2, s.laneLookahead());
         assertEquals(5.0, s.lanePollInterval());
         assertEquals(0, s.laneIdleExit());
-        assertEquals(new QueueSettings.BackupSettings(true, 6.5, 0, "snapshots"), s.backup());
+        assertEquals(new QueueSettings.BackupSettings(true, 6.5, 3, "snapshots"), s.backup());
         assertEquals(false, s.notifySettings().get("enabled"));
         assertEquals(false, s.notifySettings().get("desktop"));
         assertEquals(false, s.notifySettings().get("log"));
@@ -419,6 +419,8 @@ class ConfigLoaderTest {
                 Arguments.of("config.yml", "queue:\n  placement: diagonal\n", "queue.placement", 2),
                 Arguments.of("config.yml", "queue: 5\n", "queue", 1),
                 Arguments.of("config.yml", "queue:\n  backup:\n    keep: -1\n", "queue.backup.keep", 3),
+                Arguments.of("config.yml", "queue:\n  backup:\n    keep: 0\n", "queue.backup.keep", 3),
+                Arguments.of("config.yml", "queue:\n  backup:\n    interval_hours: 0\n", "queue.backup.interval_hours", 3),
                 Arguments.of("config.yml", "queue:\n  backup:\n    interval_hours: -2\n", "queue.backup.interval_hours", 3),
                 Arguments.of("config.yml", "queue:\n  backup:\n    every: 3\n", "queue.backup.every", 3),
                 Arguments.of("config.yml", "queue:\n  notify:\n    min_severity: info\n", "queue.notify.min_severity", 3),
