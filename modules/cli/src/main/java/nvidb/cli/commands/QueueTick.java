@@ -78,6 +78,10 @@ public final class QueueTick extends BaseCommand {
         for (TickSummary.Held h : t.held()) {
             out().line("  || job " + h.id() + " held: " + h.reason());
         }
+        for (TickSummary.Delivery d : t.deliveries()) {
+            out().line("  >> alert " + d.alertId() + " to " + d.sink() + ": " + d.outcome()
+                    + (d.error() == null ? "" : " (" + d.error() + ")"));
+        }
         for (TickSummary.Problem p : t.errors()) {
             out().line("  !! " + p.subjectKey() + " " + p.subject() + ": " + p.error());
         }
