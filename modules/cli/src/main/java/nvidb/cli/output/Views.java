@@ -91,18 +91,9 @@ public final class Views {
         return o;
     }
 
+    /** The alert as its sinks receive it, with what each sink did with it. */
     public static ObjectNode alert(Alert a) {
-        ObjectNode o = Output.object();
-        o.put("id", a.id());
-        o.put("ts", Times.iso(a.ts()));
-        o.put("kind", a.kind());
-        o.put("severity", a.severity());
-        o.put("job_id", a.jobId());
-        o.put("node", a.node());
-        o.put("title", a.title());
-        o.put("detail", a.detail());
-        o.put("acknowledged_at", Times.iso(a.acknowledgedAt()));
-        o.put("notified_at", Times.iso(a.notifiedAt()));
+        ObjectNode o = a.payload();
         ArrayNode deliveries = o.putArray("deliveries");
         for (SinkDelivery d : a.deliveries()) {
             ObjectNode x = deliveries.addObject();
