@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code queue tick} processes SIGKILLed while they deliver to a slow command sink: afterwards every
+ * {@code queue tick} processes delivering to a slow command sink at once deliver each alert once;
+ * SIGKILLed while they deliver, they lose none: afterwards every
  * alert reached the command and the log sink, the database records each delivery once, and the
  * only repeats a consumer sees are the ones the README allows (a kill between a sink's success and
  * its record repeats that one delivery), each droppable by the alert's id.
@@ -35,11 +36,9 @@ class AlertDeliveryCrashTest {
     @TempDir
     Path tmp;
 
-    @Test
-    @Timeout(value = 240, unit = TimeUnit.SECONDS)
-    void killedDeliverersLoseNothingAndRepeatOnlyWhatAKillInterrupted() throws Exception {
+    /** A queue with {@link #ALERTS} alerts not yet delivered, a slow command sink and the log sink. */
+    private Cli queueWithAlerts(Path received) throws Exception {
         Cli cli = new Cli(tmp);
-        Path received = tmp.resolve("command.jsonl");
         // Slow on both sides of the write, so a kill may land before the sink took the alert, or
         // after it took it and before the pass recorded that. One printf: one write of one line.
         String command = "sleep 0.2; line=$(cat); printf '%s\\n' \"$line\" >> '" + received + "'; sleep 0.3";
@@ -48,6 +47,36 @@ class AlertDeliveryCrashTest {
                 + "\"\n");
         cli.json("job", "ls"); // creates the database
         raiseAlerts(cli.database());
+        return cli;
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void passesOfConcurrentProcessesDeliverEachAlertOnce() throws Exception {
+        Path received = tmp.resolve("command.jsonl");
+        Cli cli = queueWithAlerts(received);
+        List<Process> ticks = new java.util.ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            ticks.add(cli.start("queue", "tick", "--json"));
+        }
+        for (Process p : ticks) {
+            Cli.Result r = Cli.finish(p, 90);
+            assertEquals(0, r.exit(), r.toString());
+        }
+        settle(cli);
+        Map<Long, Long> byCommand = idCounts(lines(received));
+        Map<Long, Long> byLog = idCounts(lines(cli.nvidbHome().resolve("alerts.log")));
+        assertEquals(alertIds(cli), List.copyOf(byCommand.keySet()));
+        assertEquals(0, repeats(byCommand), "the delivery lease lets one process deliver at a time: " + byCommand);
+        assertEquals(0, repeats(byLog), byLog.toString());
+        assertEquals(ALERTS, byLog.size());
+    }
+
+    @Test
+    @Timeout(value = 240, unit = TimeUnit.SECONDS)
+    void killedDeliverersLoseNothingAndRepeatOnlyWhatAKillInterrupted() throws Exception {
+        Path received = tmp.resolve("command.jsonl");
+        Cli cli = queueWithAlerts(received);
 
         long seed = System.nanoTime();
         Random random = new Random(seed);
@@ -76,11 +105,7 @@ class AlertDeliveryCrashTest {
         assertTrue(kills >= 1, "no tick was killed while delivering (seed " + seed + ")");
 
         // Passes nobody kills settle the rest; the killed holders' lease is taken over at once.
-        for (int pass = 0; pass < 10 && unsettled(cli.database()) > 0; pass++) {
-            Cli.Result r = cli.run("queue", "tick", "--json");
-            assertEquals(0, r.exit(), r.toString());
-        }
-        assertEquals(0, unsettled(cli.database()), "every alert's delivery settled");
+        settle(cli);
 
         String why = "seed " + seed + ", " + kills + " kills";
         Map<Long, Long> byCommand = idCounts(lines(received));
@@ -103,6 +128,14 @@ class AlertDeliveryCrashTest {
         }
         System.out.printf("AlertDeliveryCrashTest: %d alerts, %d kills mid-delivery, repeats: command %d, log %d (%s)%n",
                 ALERTS, kills, commandRepeats, logRepeats, why);
+    }
+
+    private static void settle(Cli cli) throws Exception {
+        for (int pass = 0; pass < 10 && unsettled(cli.database()) > 0; pass++) {
+            Cli.Result r = cli.run("queue", "tick", "--json");
+            assertEquals(0, r.exit(), r.toString());
+        }
+        assertEquals(0, unsettled(cli.database()), "every alert's delivery settled");
     }
 
     private static void raiseAlerts(Path database) throws Exception {
