@@ -10,8 +10,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "tick", mixinStandardHelpOptions = true, description = {
-        "Run one scheduler pass now (--watch N: every N seconds until Ctrl-C). A pass ends by handing new",
-        "alerts to the sinks queue.notify configures; what they did is listed under deliveries.",
+        "Run one scheduler pass now (--watch N: every N seconds until Ctrl-C).",
+        "A pass ends by handing new alerts to the sinks queue.notify configures (listed under deliveries).",
         "With --watch and --json the output is JSON Lines: one compact document per pass, and a last line",
         "{summary: true, passes, dispatched, finished} when the watch is interrupted."})
 public final class QueueTick extends BaseCommand {
