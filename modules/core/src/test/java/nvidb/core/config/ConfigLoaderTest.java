@@ -491,7 +491,7 @@ class ConfigLoaderTest {
         assertTrue(refusal("config.yml", "queue:", "  headrom_mb: 0").endsWith("; did you mean headroom_mb?"));
         assertTrue(refusal("config.yml", "queue:", "  notify:", "    desktp: false")
                 .endsWith("line 3: queue.notify.desktp is not a known setting (known: command, desktop, enabled, log,"
-                        + " min_severity); did you mean desktop?"));
+                        + " min_severity, webhook); did you mean desktop?"));
         Files.delete(config);
         assertEquals("configuration " + queue + ", line 3: remote.usr is not a known setting (known: host, hostname,"
                 + " keeper, nvidb, nvidb_home, port, ssh_options, user, username); did you mean user?",
