@@ -185,7 +185,7 @@ class BackupCommandsTest {
         JsonNode r = cli.json("queue", "restore", snapshot.toString());
         assertEquals(snapshot.toString(), r.path("restored_from").asText());
         assertEquals(cli.database().toString(), r.path("database").asText());
-        assertEquals(1, r.path("schema_version").asInt());
+        assertEquals(schemaVersion(snapshot), r.path("schema_version").asInt());
         Path previous = Path.of(r.path("previous").path("path").asText());
         assertEquals(backups, previous.getParent());
         assertEquals("ok", r.path("previous").path("quick_check").asText());
@@ -236,7 +236,7 @@ class BackupCommandsTest {
             s.execute("INSERT INTO schema_version (version, applied_at) VALUES (99, '2030-01-01T00:00:00+00:00')");
         }
         assertRefused(cli.run("queue", "restore", newer.toString()), "has schema version 99, written by a newer nvidb;"
-                + " this nvidb knows versions up to 1");
+                + " this nvidb knows versions up to " + schemaVersion(good));
 
         Path other = tmp.resolve("other.db");
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + other); Statement s = c.createStatement()) {
@@ -296,6 +296,13 @@ class BackupCommandsTest {
         assertEquals(1, r.exit(), r.toString());
         assertTrue(r.err().startsWith("error: could not restore the queue: "), r.toString());
         assertTrue(r.err().contains(part), "expected '" + part + "' in " + r);
+    }
+
+    /** The schema version a file this nvidb wrote carries: the newest it knows. */
+    private static int schemaVersion(Path file) throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
+            return Integer.parseInt(one(s, "SELECT MAX(version) FROM schema_version"));
+        }
     }
 
     private static String one(Statement s, String sql) throws Exception {
