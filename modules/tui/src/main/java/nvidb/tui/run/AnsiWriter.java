@@ -5,7 +5,6 @@ import java.util.List;
 import nvidb.tui.view.Frame;
 import nvidb.tui.view.Line;
 import nvidb.tui.view.Style;
-import nvidb.tui.view.Text;
 
 /**
  * Turns frames into what a VT100/xterm-compatible terminal understands, rewriting only the rows
@@ -57,16 +56,11 @@ final class AnsiWriter {
      */
     String row(Line line, int width) {
         StringBuilder b = new StringBuilder();
-        int room = Math.max(0, width - 1);
-        for (Line.Span span : line.spans()) {
-            if (room <= 0) {
-                break;
-            }
-            String text = Text.width(span.text()) > room ? Text.cut(span.text(), room) : span.text();
-            room -= Text.width(text);
-            String sgr = sgr(span.style(), line.selected());
-            b.append(ESC).append(sgr).append('m').append(text);
+        Line cut = line.cut(Math.max(0, width - 1));
+        for (Line.Span span : cut.spans()) {
+            b.append(ESC).append(sgr(span.style(), line.selected())).append('m').append(span.text());
         }
+        int room = Math.max(0, width - 1) - cut.width();
         if (line.selected() && room > 0) {
             b.append(ESC).append("0;7m").append(" ".repeat(room));
         }

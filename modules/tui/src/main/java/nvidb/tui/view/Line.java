@@ -51,6 +51,24 @@ public final class Line {
         return b.toString();
     }
 
+    /** This row cut to at most {@code cells} cells, the cut piece ending in the truncation mark. */
+    public Line cut(int cells) {
+        if (width() <= cells) {
+            return this;
+        }
+        Line out = new Line().selected(selected);
+        int room = cells;
+        for (Span s : spans) {
+            if (room <= 0) {
+                break;
+            }
+            String text = Text.width(s.text()) > room ? Text.cut(s.text(), room) : s.text();
+            out.add(text, s.style());
+            room -= Text.width(text);
+        }
+        return out;
+    }
+
     /** Terminal cells the text takes. */
     public int width() {
         return Text.width(text());

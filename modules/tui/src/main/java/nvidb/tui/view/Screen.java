@@ -83,7 +83,8 @@ public final class Screen {
             }
         }
         lines.add(statusLine(m, width, now));
-        List<Line> exact = new ArrayList<>(lines.subList(0, Math.min(lines.size(), height)));
+        // Every row ends a cell short of the edge (see AnsiWriter): the frame is what the screen shows.
+        List<Line> exact = lines.subList(0, Math.min(lines.size(), height)).stream().map(l -> l.cut(width - 1)).toList();
         return new Frame(width, height, exact, new Hits(jobRows, nodeRows, laneRows, headings));
     }
 
