@@ -35,9 +35,19 @@ final class TerminalSession implements AutoCloseable {
         write(ENTER);
     }
 
-    /** Takes over this process's terminal. */
+    /**
+     * Takes over this process's terminal through JLine's FFM provider (the C library through the
+     * JDK's foreign function API, nothing to unpack); the exec provider ({@code stty}) is the
+     * fallback. Named, not left to JLine's own order, which also tries the JNI provider and
+     * unpacks its native library into the temporary directory on the way.
+     */
     static TerminalSession open(Map<String, String> env) throws IOException {
-        Terminal t = TerminalBuilder.builder().system(true).dumb(false).build();
+        Terminal t;
+        try {
+            t = TerminalBuilder.builder().system(true).dumb(false).provider("ffm").build();
+        } catch (IOException | RuntimeException | LinkageError ffmUnavailable) {
+            t = TerminalBuilder.builder().system(true).dumb(false).provider("exec").build();
+        }
         try {
             return new TerminalSession(t, colour(env, t));
         } catch (RuntimeException e) {
