@@ -137,6 +137,24 @@ class TuiTerminalTest {
         assertEquals("pending", state(outsider));
     }
 
+    @Test
+    void withoutATerminalWithJsonOrTooShortARefreshItSaysWhatWouldBeRight() {
+        Cli.Result bare = cli.run("queue");
+        assertEquals(64, bare.exit(), bare.toString());
+        assertTrue(bare.err().contains("shows the queue on a terminal") && bare.err().contains("nvidb queue status"),
+                bare.err());
+        Cli.Result json = cli.run("queue", "tui", "--json");
+        assertEquals(64, json.exit(), json.toString());
+        assertEquals("usage", json.json().path("code").asText());
+        assertTrue(json.json().path("error").asText().contains("use nvidb queue status --json"), json.out());
+        Cli.Result fast = cli.run("queue", "tui", "--refresh", "0.5");
+        assertEquals(64, fast.exit(), fast.toString());
+        assertTrue(fast.err().contains("--refresh takes a number of seconds, at least 1.0 (got 0.5)"), fast.err());
+        Cli.Result help = cli.run("queue", "--help");
+        assertEquals(0, help.exit(), help.toString());
+        assertTrue(help.out().contains("alone, the queue on this terminal") && help.out().contains("tui"), help.out());
+    }
+
     private long submit(String... args) {
         List<String> all = new ArrayList<>(List.of("job", "submit"));
         all.addAll(List.of(args));

@@ -11,7 +11,7 @@ import picocli.CommandLine.Option;
 
 /** {@code nvidb queue tui} (and bare {@code nvidb queue}): the queue on this terminal. */
 @Command(name = "tui", mixinStandardHelpOptions = true, description = {
-    "Shows the queue on this terminal and lets you steer it, until q.",
+    "The queue on this terminal, steered with keys and the mouse until q.",
     "",
     "Node cards (per GPU a memory bar: # memory of processes the queue did not start, = the queue's reservations,"
         + " . free; utilisation, temperature, attribution: blind), open alerts first, the jobs in dispatch order,"
