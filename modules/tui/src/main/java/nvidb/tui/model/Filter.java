@@ -5,20 +5,14 @@ import nvidb.core.api.JobState;
 
 /** Which jobs the table lists; {@code f} goes round them in this order. */
 public enum Filter {
-    ACTIVE("active"), ALL("all"), RUNNING("running"), PENDING("pending"), FINISHED("finished");
-
-    private final String label;
-
-    Filter(String label) {
-        this.label = label;
-    }
+    ACTIVE, ALL, RUNNING, PENDING, FINISHED;
 
     public String label() {
-        return label;
+        return Cycles.label(this);
     }
 
     public Filter next() {
-        return values()[(ordinal() + 1) % values().length];
+        return Cycles.next(this);
     }
 
     public boolean matches(Job job) {

@@ -185,7 +185,7 @@ public final class KeyBindings {
                 return List.of(new Action.MovePool(j.id(), up));
             }
             Optional<LaneView> lane = m.snapshot().lane(j.lane());
-            int position = lane.map(l -> indexOf(l.queued(), j.id()) + 1).orElse(0);
+            int position = lane.map(l -> Cycles.indexOf(l.queued(), q -> q.id() == j.id()) + 1).orElse(0);
             if (position == 0) {
                 m.setStatus(Status.error("job " + j.id() + " is not queued in lane " + j.lane() + " any more", now));
                 return List.of();
@@ -222,15 +222,6 @@ public final class KeyBindings {
             return List.of();
         }
         return action.apply(job.get());
-    }
-
-    private static int indexOf(List<Job> jobs, long id) {
-        for (int i = 0; i < jobs.size(); i++) {
-            if (jobs.get(i).id() == id) {
-                return i;
-            }
-        }
-        return -1;
     }
 
     private static List<Action> none(Runnable change) {

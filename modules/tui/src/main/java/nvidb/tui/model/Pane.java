@@ -5,6 +5,6 @@ public enum Pane {
     JOBS, NODES, LANES;
 
     public Pane next() {
-        return values()[(ordinal() + 1) % values().length];
+        return Cycles.next(this);
     }
 }

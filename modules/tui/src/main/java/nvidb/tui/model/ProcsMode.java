@@ -2,19 +2,13 @@ package nvidb.tui.model;
 
 /** How much of each GPU's process list the node cards show; {@code p} goes round them. */
 public enum ProcsMode {
-    SUMMARY("summary"), ALL("all"), OFF("off");
-
-    private final String label;
-
-    ProcsMode(String label) {
-        this.label = label;
-    }
+    SUMMARY, ALL, OFF;
 
     public String label() {
-        return label;
+        return Cycles.label(this);
     }
 
     public ProcsMode next() {
-        return values()[(ordinal() + 1) % values().length];
+        return Cycles.next(this);
     }
 }

@@ -9,21 +9,14 @@ import nvidb.core.api.Job;
  * column heading picks that column. {@code QUEUE} is dispatch order (see {@link DispatchOrder}).
  */
 public enum SortKey {
-    QUEUE("queue"), ID("id"), STATE("state"), PRI("pri"), NAME("name"), NODE("node"), VRAM("vram"),
-    USED("used"), TIME("time");
-
-    private final String label;
-
-    SortKey(String label) {
-        this.label = label;
-    }
+    QUEUE, ID, STATE, PRI, NAME, NODE, VRAM, USED, TIME;
 
     public String label() {
-        return label;
+        return Cycles.label(this);
     }
 
     public SortKey next() {
-        return values()[(ordinal() + 1) % values().length];
+        return Cycles.next(this);
     }
 
     /** The order within this key; null for {@code QUEUE}, which needs the whole list. */

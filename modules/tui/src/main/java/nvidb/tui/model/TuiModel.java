@@ -227,10 +227,9 @@ public final class TuiModel {
 
     void selectJob(long id) {
         List<Job> rows = rows();
-        for (int i = 0; i < rows.size(); i++) {
-            if (rows.get(i).id() == id) {
-                select(rows, i);
-            }
+        int at = Cycles.indexOf(rows, j -> j.id() == id);
+        if (at >= 0) {
+            select(rows, at);
         }
     }
 
@@ -239,12 +238,8 @@ public final class TuiModel {
     }
 
     void selectNode(String name) {
-        List<NodeView> nodes = snapshot.nodes();
-        for (int i = 0; i < nodes.size(); i++) {
-            if (nodes.get(i).node().name().equals(name)) {
-                nodeIndex = i;
-            }
-        }
+        int at = Cycles.indexOf(snapshot.nodes(), n -> n.node().name().equals(name));
+        nodeIndex = at >= 0 ? at : nodeIndex;
     }
 
     void moveLane(int delta) {
@@ -252,12 +247,8 @@ public final class TuiModel {
     }
 
     void selectLane(String name) {
-        List<LaneView> lanes = snapshot.lanes();
-        for (int i = 0; i < lanes.size(); i++) {
-            if (lanes.get(i).lane().name().equals(name)) {
-                laneIndex = i;
-            }
-        }
+        int at = Cycles.indexOf(snapshot.lanes(), l -> l.lane().name().equals(name));
+        laneIndex = at >= 0 ? at : laneIndex;
     }
 
     void setPane(Pane p) {
@@ -316,15 +307,8 @@ public final class TuiModel {
     }
 
     private int indexOfSelected(List<Job> rows) {
-        if (selectedJob == null) {
-            return -1;
-        }
-        for (int i = 0; i < rows.size(); i++) {
-            if (rows.get(i).id() == selectedJob) {
-                return i;
-            }
-        }
-        return -1;
+        Long id = selectedJob;
+        return id == null ? -1 : Cycles.indexOf(rows, j -> j.id() == id);
     }
 
     private void select(List<Job> rows, int index) {

@@ -8,6 +8,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 import nvidb.core.api.Job;
 import nvidb.core.api.Sizes;
+import nvidb.tui.model.Cycles;
 import nvidb.tui.model.Hits;
 import nvidb.tui.model.SortKey;
 
@@ -106,7 +107,7 @@ final class JobTable {
             return out;
         }
         int visible = Math.max(1, height - 1);
-        int at = selected == null ? 0 : Math.max(0, indexOf(rows, selected));
+        int at = selected == null ? 0 : Math.max(0, Cycles.indexOf(rows, j -> j.id() == selected));
         int top = Math.max(0, at - visible + 1); // the selection is the last row shown once it passes the first screen
         for (int i = top; i < rows.size() && out.size() < height; i++) {
             Job j = rows.get(i);
