@@ -75,11 +75,7 @@ class TuiTerminalTest {
         long second = submit("--name", "p-two", "--after", String.valueOf(train), "--", "true");
 
         Path rc = tmp.resolve("rc");
-        String script = "stty -g > " + tmp.resolve("stty.before") + "; "
-                + String.join(" ", cli.javaCommand().stream().map(Cli::q).toList()) + " queue --refresh " + REFRESH_S
-                + "; echo $? > " + rc + ".tmp; mv " + rc + ".tmp " + rc + "; stty -g > " + tmp.resolve("stty.after")
-                + "; echo TUI-ENDED; sleep 600";
-        tmux("new-session", "-d", "-s", "tui", "-x", "150", "-y", "45", "sh", "-c", script);
+        tmux("new-session", "-d", "-s", "tui", "-x", "150", "-y", "45", "sh", "-c", tuiScript(rc));
 
         // Node names, bars with the foreign process's memory, blind attribution, the jobs.
         String screen = await("the first screen", s -> s.contains("p-two") && s.contains("beta") && s.contains("other 11.7G"));
@@ -124,17 +120,50 @@ class TuiTerminalTest {
         assertTrue(screen.lines().allMatch(l -> l.length() <= 100), screen);
         assertTrue(jobRows(screen).stream().anyMatch(r -> r.contains("outsider")), screen);
 
+        // The mouse: a click on the NAME heading sorts by name (the terminal reports it as SGR).
+        List<String> lines = screen.lines().toList();
+        int row = indexOf(lines, "ID     STATE");
+        int column = lines.get(row).indexOf("NAME");
+        tmux("send-keys", "-t", "tui", "-l", "\u001b[<0;" + (column + 1) + ";" + (row + 1) + "M");
+        screen = await("the table sorted by name", s -> s.contains("NAMEv"));
+        assertEquals(List.of("outsider", "p-one", "p-two"), names(screen).stream().filter(n -> !n.equals("train")).toList(),
+                screen);
+
         // q quits with 0 and leaves the terminal as it found it.
         keys("q");
         LocalJobsTest.waitUntil(() -> Files.exists(rc), 15);
         assertEquals("0", Files.readString(rc).strip());
+        assertRestored();
+        assertEquals("pending", state(outsider));
+    }
+
+    /** The shell line tmux runs: the TUI between two readings of the terminal's settings, its exit code to {@code rc}. */
+    private String tuiScript(Path rc) {
+        return "stty -g > " + tmp.resolve("stty.before") + "; "
+                + String.join(" ", cli.javaCommand().stream().map(Cli::q).toList()) + " queue --refresh " + REFRESH_S
+                + "; echo $? > " + rc + ".tmp; mv " + rc + ".tmp " + rc + "; stty -g > " + tmp.resolve("stty.after")
+                + "; echo TUI-ENDED; sleep 600";
+    }
+
+    private void assertRestored() throws Exception {
         assertEquals(Files.readString(tmp.resolve("stty.before")), Files.readString(tmp.resolve("stty.after")),
                 "the terminal's settings are restored");
         assertEquals("0", tmux("display-message", "-p", "-t", "tui", "#{alternate_on}").strip(), "left the alternate screen");
         assertEquals("1", tmux("display-message", "-p", "-t", "tui", "#{cursor_flag}").strip(), "the cursor shows again");
         assertEquals("0", tmux("display-message", "-p", "-t", "tui", "#{mouse_any_flag}").strip(), "mouse reports are off");
         assertTrue(capture().contains("TUI-ENDED"), capture());
-        assertEquals("pending", state(outsider));
+    }
+
+    @Test
+    @Timeout(value = 90, unit = TimeUnit.SECONDS)
+    void ctrlCQuitsWith130AndRestoresTheTerminalToo() throws Exception {
+        Path rc = tmp.resolve("rc");
+        tmux("new-session", "-d", "-s", "tui", "-x", "120", "-y", "30", "sh", "-c", tuiScript(rc));
+        await("the first screen", s -> s.contains("beta") && s.contains("q quit"));
+        tmux("send-keys", "-t", "tui", "C-c");
+        LocalJobsTest.waitUntil(() -> Files.exists(rc), 15);
+        assertEquals("130", Files.readString(rc).strip());
+        assertRestored();
     }
 
     @Test
@@ -172,6 +201,15 @@ class TuiTerminalTest {
 
     private static List<String> names(String screen) {
         return jobRows(screen).stream().map(TuiTerminalTest::name).toList();
+    }
+
+    private static int indexOf(List<String> lines, String text) {
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).contains(text)) {
+                return i;
+            }
+        }
+        throw new AssertionError("no line with " + text + ":\n" + String.join("\n", lines));
     }
 
     private static String name(String row) {
