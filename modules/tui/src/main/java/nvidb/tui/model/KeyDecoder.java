@@ -19,6 +19,8 @@ public final class KeyDecoder {
     static final long SEQUENCE_GAP_MS = 40;
 
     private final Source in;
+    /** A character read after an ESC that turned out to start no sequence: the next key's. */
+    private int pushedBack = Source.TIMEOUT;
 
     public KeyDecoder(Source in) {
         this.in = in;
@@ -26,7 +28,8 @@ public final class KeyDecoder {
 
     /** The next key, waiting at most {@code timeoutMillis} for it to begin; null when none came. */
     public Key next(long timeoutMillis) {
-        int c = in.read(timeoutMillis);
+        int c = pushedBack != Source.TIMEOUT ? pushedBack : in.read(timeoutMillis);
+        pushedBack = Source.TIMEOUT;
         if (c == Source.TIMEOUT) {
             return null;
         }
@@ -50,10 +53,15 @@ public final class KeyDecoder {
         }
         if (c == 'O') {
             int f = in.read(SEQUENCE_GAP_MS);
-            return f < 0 ? Key.of(Key.Kind.UNKNOWN) : finalKey("", (char) f);
+            if (f < 0) {
+                pushedBack = 'O';
+                return Key.of(Key.Kind.ESC);
+            }
+            return finalKey("", (char) f);
         }
         if (c != '[') {
-            return Key.of(Key.Kind.UNKNOWN); // Alt+key: nothing is bound to it
+            pushedBack = c; // Esc, then a key typed quickly after it (or Alt+key): both count
+            return Key.of(Key.Kind.ESC);
         }
         StringBuilder params = new StringBuilder();
         while (true) {

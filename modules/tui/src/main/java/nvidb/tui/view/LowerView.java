@@ -23,7 +23,8 @@ final class LowerView {
         String what = pane == LowerPane.DETAIL ? "detail" : pane == LowerPane.STDOUT ? "stdout" : "stderr";
         String title = job == null ? "no job selected" : "job " + job.id() + (job.name().isEmpty() ? "" : " " + Text.clean(job.name()))
                 + ": " + what;
-        out.add(Line.of(Text.fit("-- " + title + " " + "-".repeat(Math.max(0, width)), width - 1), Style.HEADING));
+        String rule = "-- " + title + " ";
+        out.add(Line.of(rule + "-".repeat(Math.max(0, width - 1 - Text.width(rule))), Style.HEADING));
         if (job == null) {
             return out;
         }

@@ -37,6 +37,8 @@ class KeyDecoderTest {
     void plainKeysTabEnterCtrlCAndALoneEscape() {
         assertEquals(List.of(Key.ch('j'), Key.of(Key.Kind.TAB), Key.of(Key.Kind.ENTER), Key.of(Key.Kind.CTRL_C),
                 Key.of(Key.Kind.ESC), Key.ch('K')), decode("j\t\r\u0003\u001b|K"));
+        assertEquals(List.of(Key.of(Key.Kind.ESC), Key.ch('G'), Key.ch('K')), decode("\u001bGK"),
+                "Esc and a key typed right after it are two keys");
     }
 
     @Test
