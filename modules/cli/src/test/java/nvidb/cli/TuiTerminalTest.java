@@ -167,6 +167,20 @@ class TuiTerminalTest {
     }
 
     @Test
+    @Timeout(value = 90, unit = TimeUnit.SECONDS)
+    void sigtermFromOutsideEndsItWith143AndRestoresTheTerminal() throws Exception {
+        Path rc = tmp.resolve("rc");
+        tmux("new-session", "-d", "-s", "tui", "-x", "120", "-y", "30", "sh", "-c", tuiScript(rc));
+        await("the first screen", s -> s.contains("beta") && s.contains("q quit"));
+        long shell = Long.parseLong(tmux("display-message", "-p", "-t", "tui", "#{pane_pid}").strip());
+        ProcessHandle java = ProcessHandle.of(shell).orElseThrow().children().findFirst().orElseThrow();
+        new ProcessBuilder("kill", "-TERM", String.valueOf(java.pid())).start().waitFor();
+        LocalJobsTest.waitUntil(() -> Files.exists(rc), 15);
+        assertEquals("143", Files.readString(rc).strip());
+        assertRestored();
+    }
+
+    @Test
     void withoutATerminalWithJsonOrTooShortARefreshItSaysWhatWouldBeRight() {
         Cli.Result bare = cli.run("queue");
         assertEquals(64, bare.exit(), bare.toString());

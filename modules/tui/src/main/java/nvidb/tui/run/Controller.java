@@ -191,6 +191,9 @@ final class Controller implements AutoCloseable {
 
     @Override
     public void close() {
+        db.stop();
+        nodes.stop();
+        logs.stop();
         db.close();
         nodes.close();
         logs.close();

@@ -14,7 +14,9 @@ import org.jline.utils.InfoCmp;
 /**
  * The terminal while the TUI owns it: raw input with Ctrl-C as a key (so quitting is always
  * the TUI's own, orderly way out), the alternate screen, a hidden cursor and SGR mouse
- * reports. {@link #close} puts every one of those back, whichever way the TUI ends.
+ * reports. {@link #close} puts every one of those back, whichever way the TUI ends. When the
+ * JVM ends from outside (SIGTERM, a hang-up) a shutdown hook does it: JLine's own hook, which
+ * runs at the same time, restores the terminal's settings but knows nothing of the screen.
  */
 final class TerminalSession implements AutoCloseable {
     private static final String ENTER = "\u001b[?1049h\u001b[?25l\u001b[?1000h\u001b[?1006h";
@@ -23,6 +25,10 @@ final class TerminalSession implements AutoCloseable {
     private final Terminal terminal;
     private final Attributes saved;
     private final boolean colour;
+    private final Thread hook = new Thread(this::leaveScreen, "nvidb-tui-restore");
+    /** Guards the screen: a frame and leaving the screen never interleave. */
+    private final Object screen = new Object();
+    private boolean left;
     private boolean closed;
 
     private TerminalSession(Terminal terminal, boolean colour) {
@@ -32,6 +38,7 @@ final class TerminalSession implements AutoCloseable {
         Attributes raw = terminal.getAttributes();
         raw.setLocalFlag(Attributes.LocalFlag.ISIG, false);
         terminal.setAttributes(raw);
+        Runtime.getRuntime().addShutdownHook(hook);
         write(ENTER);
     }
 
@@ -103,9 +110,35 @@ final class TerminalSession implements AutoCloseable {
         }
     }
 
+    /** Writes to the screen, unless it was given back already (then nothing may be drawn on the main screen). */
     void write(String s) {
-        terminal.writer().write(s);
-        terminal.writer().flush();
+        synchronized (screen) {
+            if (!left) {
+                terminal.writer().write(s);
+                terminal.writer().flush();
+            }
+        }
+    }
+
+    /**
+     * Leaves the alternate screen, shows the cursor and stops mouse reports, once. Written to
+     * the process's stdout directly: JLine's writer may already be closed by its own hook.
+     */
+    private void leaveScreen() {
+        synchronized (screen) {
+            if (left) {
+                return;
+            }
+            left = true;
+            try {
+                @SuppressWarnings("resource") // stdout stays open: it is the process's
+                java.io.FileOutputStream out = new java.io.FileOutputStream(java.io.FileDescriptor.out);
+                out.write(LEAVE.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                out.flush();
+            } catch (IOException gone) {
+                // the terminal hung up: there is no screen left to restore
+            }
+        }
     }
 
     @Override
@@ -115,8 +148,11 @@ final class TerminalSession implements AutoCloseable {
         }
         closed = true;
         try {
-            write(LEAVE);
+            leaveScreen();
             terminal.setAttributes(saved);
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // the JVM is ending: the hook has run or runs now, and does the same
         } finally {
             try {
                 terminal.close();

@@ -97,21 +97,24 @@ final class Worker implements AutoCloseable {
         }
     }
 
-    @Override
-    public void close() {
+    /** Drops the waiting work and interrupts the running one: a pass stops at its next step and gives its lease back. */
+    void stop() {
         synchronized (waiting) {
             closed = true;
             waiting.clear();
             waiting.notifyAll();
         }
         thread.interrupt();
+    }
+
+    /** Stops, and waits a moment for the thread to finish. The queue is the opener's to close. */
+    @Override
+    public void close() {
+        stop();
         try {
-            thread.join(2000); // a pass in progress stops at its next step and gives its lease back
+            thread.join(2000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-        if (!thread.isAlive() && queue != null) {
-            queue.close();
         }
     }
 
