@@ -1,6 +1,7 @@
 package nvidb.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -28,6 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class TuiTerminalTest {
     private static final int REFRESH_S = 2;
+    /** A foreground colour in what {@code capture-pane -e} prints. */
+    private static final java.util.regex.Pattern COLOUR = java.util.regex.Pattern.compile("\u001b\\[[0-9;]*3[0-7]m");
 
     @TempDir
     Path tmp;
@@ -84,6 +87,7 @@ class TuiTerminalTest {
         assertTrue(screen.matches("(?s).*GPU0 RTX 3090 Ti +\\[#{20}\\.{20}\\] other 11.7G  queue 0M  free 11.8G/24.0G.*"), screen);
         assertTrue(screen.matches("(?s).*GPU1 RTX 3090 Ti +\\[={13}\\.{27}\\] other 0M  queue 8.0G  free 15.5G/24.0G.*"), screen);
         assertTrue(screen.contains("attribution: blind"), screen);
+        assertTrue(COLOUR.matcher(tmux("capture-pane", "-e", "-p", "-t", "tui")).find(), "a colour terminal gets colour");
         List<String> rows = jobRows(screen);
         assertEquals(List.of("train", "p-one", "p-two"), rows.stream().map(TuiTerminalTest::name).toList(), screen);
         assertTrue(rows.get(0).startsWith("> ") && rows.get(0).contains("running") && rows.get(0).contains("alpha:1"),
@@ -139,7 +143,12 @@ class TuiTerminalTest {
 
     /** The shell line tmux runs: the TUI between two readings of the terminal's settings, its exit code to {@code rc}. */
     private String tuiScript(Path rc) {
-        return "stty -g > " + tmp.resolve("stty.before") + "; "
+        return tuiScript(rc, "");
+    }
+
+    /** {@code env} goes before the command: {@code NO_COLOR=1 } and such. */
+    private String tuiScript(Path rc, String env) {
+        return "stty -g > " + tmp.resolve("stty.before") + "; " + env
                 + String.join(" ", cli.javaCommand().stream().map(Cli::q).toList()) + " queue --refresh " + REFRESH_S
                 + "; echo $? > " + rc + ".tmp; mv " + rc + ".tmp " + rc + "; stty -g > " + tmp.resolve("stty.after")
                 + "; echo TUI-ENDED; sleep 600";
@@ -158,8 +167,11 @@ class TuiTerminalTest {
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
     void ctrlCQuitsWith130AndRestoresTheTerminalToo() throws Exception {
         Path rc = tmp.resolve("rc");
-        tmux("new-session", "-d", "-s", "tui", "-x", "120", "-y", "30", "sh", "-c", tuiScript(rc));
+        tmux("new-session", "-d", "-s", "tui", "-x", "120", "-y", "30", "sh", "-c", tuiScript(rc, "NO_COLOR=1 "));
         await("the first screen", s -> s.contains("beta") && s.contains("q quit"));
+        String styled = tmux("capture-pane", "-e", "-p", "-t", "tui");
+        assertTrue(styled.contains("\u001b[1m"), "bold stays without colour: " + styled);
+        assertFalse(COLOUR.matcher(styled).find(), "NO_COLOR: no colour at all: " + styled);
         tmux("send-keys", "-t", "tui", "C-c");
         LocalJobsTest.waitUntil(() -> Files.exists(rc), 15);
         assertEquals("130", Files.readString(rc).strip());
