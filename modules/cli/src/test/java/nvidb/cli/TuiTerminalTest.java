@@ -193,6 +193,39 @@ class TuiTerminalTest {
     }
 
     @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void aNodeThatDoesNotAnswerSlowsTheNumbersNeverTheKeys() throws Exception {
+        // gamma's nvidia-smi hangs: every pass waits for its probe to time out.
+        Path hang = tmp.resolve("gamma/bin/nvidia-smi");
+        Files.createDirectories(hang.getParent());
+        Files.writeString(hang, "#!/bin/sh\nsleep 120\n");
+        hang.toFile().setExecutable(true);
+        cli.write(".nvidb/queue.yml", Files.readString(cli.nvidbHome().resolve("queue.yml")).replace("queue:\n",
+                "queue:\n  probe_timeout: 20\n") + "  - nickname: gamma\n    transport: local\n    nvidia_smi: " + hang
+                + "\n    job_root: " + tmp.resolve("gamma-jobs") + "\n");
+        long a = submit("--no-tick", "--name", "slow-a", "--", "true");
+        long b = submit("--no-tick", "--name", "slow-b", "--", "true");
+        Path rc = tmp.resolve("rc");
+        tmux("new-session", "-d", "-s", "tui", "-x", "140", "-y", "30", "sh", "-c", tuiScript(rc));
+        await("the jobs while the first pass hangs", s -> s.contains("(passing...)") && s.contains("slow-b"));
+        assertTrue(jobRows(capture()).getFirst().startsWith("> " + a), capture());
+
+        Instant pressed = Instant.now();
+        keys("j");
+        String screen = await("the selection moved", s -> jobRows(s).stream().anyMatch(r -> r.startsWith("> " + b)));
+        assertTrue(screen.contains("(passing...)"), "the pass is still waiting for gamma: " + screen);
+        assertTrue(Duration.between(pressed, Instant.now()).toMillis() < 3000, "a key waited for the node");
+
+        long c = submit("--no-tick", "--name", "slow-c", "--", "true");
+        screen = await("a job submitted meanwhile", s -> s.contains("slow-c"));
+        assertTrue(screen.contains("(passing...)"), "the view was re-read while the pass still waits: " + screen);
+        keys("q");
+        LocalJobsTest.waitUntil(() -> Files.exists(rc), 30);
+        assertEquals("0", Files.readString(rc).strip());
+        assertEquals("pending", state(c));
+    }
+
+    @Test
     void withoutATerminalWithJsonOrTooShortARefreshItSaysWhatWouldBeRight() {
         Cli.Result bare = cli.run("queue");
         assertEquals(64, bare.exit(), bare.toString());

@@ -103,6 +103,22 @@ class ScreenTest {
     }
 
     @Test
+    void anyTerminalSizeGetsAFrameOfExactlyThatSize() {
+        TuiModel m = model(List.of(alert(1, "x")));
+        KeyBindings keys = new KeyBindings(m);
+        for (char mode : new char[] {'.', 'L', '?'}) {
+            keys.handle(Key.ch(mode), T0);
+            for (int w = 1; w <= 60; w += 7) {
+                for (int h = 1; h <= 14; h++) {
+                    Frame f = Screen.draw(m, w, h, T0);
+                    assertEquals(h, f.lines().size(), w + "x" + h + " " + mode);
+                }
+            }
+            keys.handle(Key.of(Key.Kind.ESC), T0);
+        }
+    }
+
+    @Test
     void foreignTextCannotReachTheTerminalAsControlCharacters() {
         assertEquals("bad?[2Jname", Text.clean("bad\u001b[2Jname"));
         assertEquals("100%", Text.clean("10%\r50%\r100%"));
