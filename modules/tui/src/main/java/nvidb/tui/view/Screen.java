@@ -105,6 +105,10 @@ public final class Screen {
             panes.append(p == m.pane() ? "[" + name.toUpperCase(java.util.Locale.ROOT) + "]" : " " + name + " ");
         }
         String right = panes + "  ? help ";
+        String db = "  " + s.database();
+        if (!s.database().isEmpty() && width - 1 - line.width() - right.length() >= db.length() + 2) {
+            line.add(db, Style.DIM); // which queue this is, where there is room for it
+        }
         int gap = width - 1 - line.width() - right.length(); // the last cell stays empty (AnsiWriter)
         if (gap >= 2) {
             line.add(" ".repeat(gap)).add(right, Style.DIM);
