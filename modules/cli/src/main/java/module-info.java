@@ -3,6 +3,7 @@ module nvidb.cli {
     requires nvidb.core;
     requires info.picocli;
     requires nvidb.pluginhost;
+    requires nvidb.tui;
 
     // picocli fills the @Option fields of the commands reflectively.
     opens nvidb.cli to info.picocli;

@@ -19,6 +19,7 @@ public final class CliContext implements AutoCloseable {
     private String dbPath;
     private boolean local;
     private volatile QueueAccess access; // read by the shutdown hook's thread
+    private final List<QueueAccess> more = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public CliContext(Map<String, String> env, Output output) {
         this.env = Map.copyOf(env);
@@ -49,9 +50,24 @@ public final class CliContext implements AutoCloseable {
     /** Core, reached through its one published package; opened on first use. */
     private QueueAccess access() {
         if (access == null) {
-            access = QueueAccess.open(env, dbPath, local, home -> SitePlugins.load(pluginFolders(home)));
+            access = openAccess();
         }
         return access;
+    }
+
+    private QueueAccess openAccess() {
+        return QueueAccess.open(env, dbPath, local, home -> SitePlugins.load(pluginFolders(home)));
+    }
+
+    /**
+     * Another queue, with a database connection of its own, for a thread of its own (a queue is
+     * used by one thread at a time): the TUI's workers. Its leases are given back and it is
+     * closed with this context.
+     */
+    public Queue openQueue() {
+        QueueAccess another = openAccess();
+        more.add(another);
+        return another.queue();
     }
 
     /** Built-in plugins plus site plugins from {@code $NVIDB_HOME/plugins} and the distribution's {@code plugins/}. */
@@ -80,6 +96,7 @@ public final class CliContext implements AutoCloseable {
         if (opened != null) {
             opened.releaseLeases();
         }
+        more.forEach(QueueAccess::releaseLeases);
     }
 
     @Override
@@ -87,5 +104,6 @@ public final class CliContext implements AutoCloseable {
         if (access != null) {
             access.close();
         }
+        more.forEach(QueueAccess::close);
     }
 }
