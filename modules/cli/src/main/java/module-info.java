@@ -3,6 +3,8 @@ module nvidb.cli {
     requires nvidb.core;
     requires info.picocli;
     requires nvidb.pluginhost;
+    // sun.misc.Signal: the daemon stops on SIGTERM with exit 0 (see nvidb.cli.context.StopSignals).
+    requires jdk.unsupported;
 
     // picocli fills the @Option fields of the commands reflectively.
     opens nvidb.cli to info.picocli;

@@ -20,6 +20,8 @@ public final class QueueCommand implements Runnable {
             .add("resume", NodeSwitch.Resume::new)
             .add("ignore", NodeSwitch.Ignore::new)
             .add("unignore", NodeSwitch.Unignore::new)
+            .add("daemon", QueueDaemon::new)
+            .add("keeper", QueueKeeper::new)
             .map();
 
     @CommandLine.Spec
@@ -27,6 +29,6 @@ public final class QueueCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "pick a queue subcommand (status, nodes, tick, events, alerts, ack, lanes, lane, drain, resume, ignore, unignore)");
+        throw new CommandLine.ParameterException(spec.commandLine(), "pick a queue subcommand (status, nodes, tick, events, alerts, ack, lanes, lane, drain, resume, ignore, unignore, daemon, keeper)");
     }
 }

@@ -109,6 +109,19 @@ public final class Database implements AutoCloseable {
         return connection;
     }
 
+    /**
+     * SQLite's {@code PRAGMA data_version} on this connection: it changes whenever another
+     * connection (any process) commits, never for this connection's own commits. A cheap way to
+     * notice others' writes: it reads the WAL index in shared memory, no page of the file.
+     */
+    public long dataVersion() {
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("PRAGMA data_version")) {
+            return rs.next() ? rs.getLong(1) : 0;
+        } catch (SQLException e) {
+            throw storeFailure(e);
+        }
+    }
+
     /** Work that reads and writes the database through the repositories. */
     @FunctionalInterface
     public interface Work<T> {

@@ -25,6 +25,7 @@ public final class LeaseRepository {
             ON CONFLICT(name) DO UPDATE SET owner = excluded.owner, acquired_at = excluded.acquired_at,
                                             expires_at = excluded.expires_at
             """;
+    private static final String RENEW = "UPDATE locks SET expires_at = ? WHERE name = ? AND owner = ?";
     private static final String RELEASE =
             "UPDATE locks SET owner = NULL, expires_at = NULL WHERE name = ? AND owner = ?";
 
@@ -74,10 +75,7 @@ public final class LeaseRepository {
             Optional<Lease> current = get(name);
             if (current.isPresent()) {
                 Lease l = current.get();
-                boolean heldByOther = l.owner() != null && !l.owner().equals(owner)
-                        && l.expiresAt() != null && l.expiresAt().isAfter(now)
-                        && !LeaseHolder.of(l.owner()).map(LeaseHolder::goneFromThisHost).orElse(false);
-                if (heldByOther) {
+                if (standing(l, now) && !l.owner().equals(owner)) {
                     return current;
                 }
             }
@@ -87,6 +85,25 @@ public final class LeaseRepository {
             }
             HELD.add(new Held(db.path(), name, owner));
             return Optional.<Lease>empty();
+        }));
+    }
+
+    /**
+     * The one takeover rule: a lease stands (blocks everyone but its owner) while it has an owner,
+     * has not expired, and its holder is not known to be dead on this host.
+     */
+    public static boolean standing(Lease l, Instant now) {
+        return l.owner() != null && l.expiresAt() != null && l.expiresAt().isAfter(now)
+                && !LeaseHolder.of(l.owner()).map(LeaseHolder::goneFromThisHost).orElse(false);
+    }
+
+    /** Extends a lease its owner still holds; false when it is no longer theirs (expired and taken over). */
+    public boolean renew(String name, String owner, Duration ttl, Instant now) {
+        return db.write(() -> Rows.sql(() -> {
+            try (PreparedStatement ps = db.connection().prepareStatement(RENEW)) {
+                Rows.bind(ps, now.plus(ttl), name, owner);
+                return ps.executeUpdate() == 1;
+            }
         }));
     }
 
