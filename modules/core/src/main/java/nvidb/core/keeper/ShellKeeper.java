@@ -76,7 +76,7 @@ final class ShellKeeper {
         try {
             for (String line : Files.readAllLines(files.script())) {
                 if (line.startsWith("token=")) {
-                    return line.substring("token=".length()).strip();
+                    return line.substring("token=".length()).strip().replace("'", "");
                 }
             }
         } catch (IOException e) {

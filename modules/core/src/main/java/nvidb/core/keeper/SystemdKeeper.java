@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import nvidb.core.api.NvidbException;
 
 /**
@@ -14,6 +15,9 @@ import nvidb.core.api.NvidbException;
 final class SystemdKeeper {
     private static final Duration SYSTEMCTL_TIMEOUT = Duration.ofSeconds(150);
 
+    /** What systemd accepts in an ExecStart executable's path (it refuses quotes, $, % and more there). */
+    private static final Pattern SAFE_EXECUTABLE = Pattern.compile("[A-Za-z0-9/._+@:, -]+");
+
     private final KeeperFiles files;
     private final Commands commands;
 
@@ -23,6 +27,11 @@ final class SystemdKeeper {
     }
 
     static String unit(Path home, Path nvidb, Path db, int interval) {
+        if (!SAFE_EXECUTABLE.matcher(nvidb.toString()).matches()) {
+            throw NvidbException.usage("systemd does not run an executable whose path holds quotes, $, % or"
+                    + " backslashes: " + nvidb + "; link nvidb from a plainer path and pass that as --nvidb, or"
+                    + " install the shell keeper (leave out --systemd)");
+        }
         return "# Written by `nvidb queue keeper install --systemd`; `nvidb queue keeper uninstall` removes it.\n"
                 + "[Unit]\n"
                 + "Description=nvidb queue daemon of " + escape(home.toString()) + "\n"

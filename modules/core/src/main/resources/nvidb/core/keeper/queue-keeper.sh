@@ -16,7 +16,7 @@ nvidb=@NVIDB@
 db=@DB@
 interval=@INTERVAL@
 # Marks this keeper's supervisor on its command line, so a recycled pid is never taken for it.
-token=@TOKEN@
+token='@TOKEN@'
 
 self=$NVIDB_HOME/queue-keeper.sh
 lock=$NVIDB_HOME/queue-keeper.lock
