@@ -16,19 +16,13 @@ import nvidb.core.store.LeaseRepository;
 
 /**
  * The daemon's loop: a forced pass, then a wait that ends when the interval runs out, when
- * another process commits to the database (seen by polling {@code PRAGMA data_version} on the
- * queue's own connection every {@link #POLL}: a read of shared memory, and blind to the daemon's
- * own writes, so it never wakes itself), or when a lane needs its next job staged soon
- * ({@link LaneFollowUp}). One thread does everything; {@link #stop} only sets a flag it reads
+ * another process commits to the database, or when a lane needs its next job staged soon
+ * ({@link LaneFollowUp}). A commit is told by {@code PRAGMA data_version} on the queue's own
+ * connection (blind to the daemon's own writes, so it never wakes itself), read whenever
+ * {@link ChangeWatch} sees the database's files written, and a few times a second regardless. One thread does everything; {@link #stop} only sets a flag it reads
  * between passes, so a pass is always finished.
  */
 final class DaemonLoop implements Daemon {
-    /**
-     * How often the wait looks at the database. Polling cost, measured with the daemon idle: see
-     * the README's daemon section; a submit is seen within this, well inside the 200 ms the
-     * submit-to-running goal allows for the whole pass.
-     */
-    static final Duration POLL = Duration.ofMillis(10);
     /** How soon to try again after another client's pass was in progress. */
     static final Duration RETRY = Duration.ofSeconds(1);
 
@@ -44,6 +38,7 @@ final class DaemonLoop implements Daemon {
     private final String owner;
     private final DaemonInfo registration;
     private final LaneFollowUp followUp = new LaneFollowUp();
+    private final ChangeWatch watch;
     private QueueService queue;
     private ConfigStamp stamp;
     private volatile boolean stopping;
@@ -57,6 +52,7 @@ final class DaemonLoop implements Daemon {
         this.stamp = stamp;
         this.owner = owner;
         this.registration = registration;
+        this.watch = ChangeWatch.on(queue.info().database());
     }
 
     /**
@@ -170,11 +166,12 @@ final class DaemonLoop implements Daemon {
             if (queue.dataVersion() != seen) {
                 return Wake.CHANGE;
             }
-            if (System.nanoTime() - due >= 0) {
+            long left = due - System.nanoTime();
+            if (left <= 0) {
                 return reason;
             }
             try {
-                Thread.sleep(POLL);
+                watch.await(Duration.ofNanos(Math.min(left, watch.step().toNanos())));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return null;
@@ -216,6 +213,7 @@ final class DaemonLoop implements Daemon {
         } catch (RuntimeException e) {
             // the dead-pid rule frees it once this process is gone
         } finally {
+            watch.close();
             queue.close();
         }
     }
