@@ -79,8 +79,8 @@ public final class QueueKeeper extends BaseCommand {
     }
 
     @Command(name = "install", mixinStandardHelpOptions = true, description = {
-            "Write the keeper (replacing one installed before) and, with --start, start it. The keeper runs",
-            "<nvidb> --db-path <this database> queue daemon --interval <s>, with this NVIDB_HOME."})
+            "Write the keeper (replacing one installed before) and, with --start, start it.",
+            "The keeper runs <nvidb> --db-path <this database> queue daemon --interval <s>, with this NVIDB_HOME."})
     public static final class Install extends BaseCommand {
         @Option(names = "--systemd", description = "A systemd user unit (nvidb-queue.service) instead of the sh supervisor.")
         boolean systemd;
