@@ -66,7 +66,7 @@ public final class QueueDaemon extends BaseCommand {
         if (json()) {
             out().startLines();
         } else {
-            out().note("nvidb queue daemon " + started + "; log: " + log.file() + ". Ctrl-C stops it.");
+            out().note("nvidb queue daemon " + started + "; log: " + log.file() + ". SIGTERM or Ctrl-C stops it after its pass.");
         }
         try (StopSignals signals = StopSignals.install(daemon::stop)) {
             daemon.run(listener(log));
