@@ -16,6 +16,7 @@ import java.util.function.Supplier;
 import nvidb.core.api.DaemonInfo;
 import nvidb.core.api.Keeper;
 import nvidb.core.api.NvidbException;
+import nvidb.core.store.FilePermissions;
 import nvidb.core.util.Hostname;
 
 /** Core's {@link Keeper}: the kind installed is what {@code queue-keeper.kind} in NVIDB_HOME says. */
@@ -245,7 +246,10 @@ public final class KeeperService implements Keeper {
 
     private static void writeAtomically(Path target, String text, boolean executable) {
         try {
-            Files.createDirectories(target.getParent());
+            if (!Files.isDirectory(target.getParent())) {
+                // Folders made here are private (0700), as NVIDB_HOME must be; the user manager reads a user unit as its owner.
+                FilePermissions.createPrivateDirectories(target.getParent());
+            }
             Path tmp = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".tmp");
             Files.writeString(tmp, text, StandardCharsets.UTF_8);
             Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString(executable ? "rwxr-xr-x" : "rw-r--r--"));
