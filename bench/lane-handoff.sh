@@ -4,6 +4,8 @@
 # of one second each run on a local node; a client makes a pass every PASS_EVERY seconds, which
 # only keeps the runner supplied with the lane's next job. Each job writes its own start and end
 # time (date +%s.%N); the gaps between an end and the next start are reported (min, median, max).
+# DAEMON=1: no client passes; a queue daemon (default interval) makes them (PASS_EVERY is then only
+# how often this script looks whether the jobs are done).
 set -eu
 jobs=${JOBS:-10}
 pass_every=${PASS_EVERY:-0.5}
@@ -41,11 +43,17 @@ while [ $i -lt "$jobs" ]; do
     i=$((i + 1))
 done
 started=$(date +%s)
+if [ -n "${DAEMON:-}" ]; then
+    # The queue daemon makes the passes (at its default interval); no client command runs meanwhile.
+    "$nvidb" queue daemon --json > "${DAEMON_OUT:-/dev/null}" 2>&1 &
+    daemon=$!
+fi
 while [ "$(grep -c ' end ' "$log")" -lt "$jobs" ]; do
-    "$nvidb" queue tick > /dev/null
+    [ -n "${DAEMON:-}" ] || "$nvidb" queue tick > /dev/null
     sleep "$pass_every"
     [ $(($(date +%s) - started)) -lt $((jobs * 10 + 30)) ] || { echo "lane-handoff: jobs did not finish" >&2; exit 1; }
 done
+[ -z "${DAEMON:-}" ] || { kill "$daemon"; wait "$daemon" || true; pass_every="the daemon's"; }
 "$nvidb" job wait --timeout 60 $(seq 1 "$jobs") > /dev/null
 
 sort -n -k1,1 -s "$log" | awk -v jobs="$jobs" -v every="$pass_every" '

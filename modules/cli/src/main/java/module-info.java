@@ -4,6 +4,8 @@ module nvidb.cli {
     requires info.picocli;
     requires nvidb.pluginhost;
     requires nvidb.tui;
+    // sun.misc.Signal: the daemon stops on SIGTERM with exit 0 (see nvidb.cli.context.StopSignals).
+    requires jdk.unsupported;
 
     // picocli fills the @Option fields of the commands reflectively.
     opens nvidb.cli to info.picocli;

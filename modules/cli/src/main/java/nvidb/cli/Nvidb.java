@@ -25,14 +25,16 @@ import picocli.CommandLine;
         description = "A GPU job queue for your own machines: jobs wait in one SQLite file until a GPU has room.",
         footerHeading = "%nExit codes:%n", footer = {
             "  0    success",
-            "  1    failure: a waited-for job ended badly; open alerts; a command that could not do its work",
+            "  1    failure: a waited-for job ended badly; open alerts; nothing keeps the queue moving (queue keeper",
+            "       status); a command that could not do its work",
             "  2    job wait / submit --wait: the timeout ran out with work still going",
             "  3    not found: unknown job, node, lane, alert",
-            "  4    busy or conflict: the scheduler lease is held, or the transition is illegal",
+            "  4    busy or conflict: the scheduler lease is held, the transition is illegal, or a queue daemon",
+            "       already serves the database",
             "  64   usage: unknown option, bad or empty size or duration, bad id, malformed value",
             "  69   unavailable: the configuration names a queue host (remote:), which nvidb cannot reach yet",
             "  130  interrupted (Ctrl-C, SIGINT)",
-            "  143  terminated (SIGTERM)"})
+            "  143  terminated (SIGTERM); queue daemon ends with 0 on the first SIGINT or SIGTERM"})
 public final class Nvidb implements Runnable, ContextHolder {
     private final CliContext context;
 

@@ -29,6 +29,8 @@ public final class QueueCommand implements java.util.concurrent.Callable<Integer
             .add("unignore", NodeSwitch.Unignore::new)
             .add("backup", QueueBackup::new)
             .add("restore", QueueRestore::new)
+            .add("daemon", QueueDaemon::new)
+            .add("keeper", QueueKeeper::new)
             .add("tui", QueueTui::new)
             .map();
 

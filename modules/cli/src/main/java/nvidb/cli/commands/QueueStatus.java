@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import nvidb.cli.output.DaemonViews;
 import nvidb.cli.output.HumanViews;
 import nvidb.cli.output.Output;
 import nvidb.cli.output.Views;
@@ -62,6 +63,8 @@ public final class QueueStatus extends BaseCommand {
             } else {
                 o.putNull("tick_lock");
             }
+            o.set("daemon", DaemonViews.daemon(service.daemon()));
+            o.set("keeper", DaemonViews.keeper(ctx().keeper().state()));
             ObjectNode settings = o.putObject("settings");
             settings.put("headroom_mb", service.info().headroomMb());
             settings.put("max_jobs_per_gpu", service.info().maxJobsPerGpu());
@@ -83,7 +86,8 @@ public final class QueueStatus extends BaseCommand {
             return 0;
         }
         out().line("QUEUE  db=" + service.info().database() + "  last tick " + Times.age(service.lastTickAt(), now)
-                + (lastBackup == null ? "" : "  backup " + Times.age(lastBackup, now)));
+                + (lastBackup == null ? "" : "  backup " + Times.age(lastBackup, now))
+                + service.daemon().map(d -> "  daemon " + d.describe()).orElse("") + keeperNote());
         if (alerts.open() > 0) {
             out().line("");
             out().line("ALERTS  " + alerts.open() + " open (nvidb queue alerts)");
@@ -109,6 +113,12 @@ public final class QueueStatus extends BaseCommand {
             out().line(HumanViews.jobTable(recent, now, "  "));
         }
         return 0;
+    }
+
+    /** {@code  keeper up|DOWN} when a keeper is installed. */
+    private String keeperNote() {
+        var k = ctx().keeper().state();
+        return k.installed() ? "  keeper " + (k.up() ? "up" : "DOWN") : "";
     }
 
     private static void addCount(List<String> parts, String label, long n) {

@@ -1,7 +1,6 @@
 package nvidb.cli.commands;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import nvidb.cli.output.Output;
+import nvidb.cli.output.HumanViews;
 import nvidb.cli.output.Views;
 import nvidb.core.api.NvidbException;
 import nvidb.core.api.TickMode;
@@ -43,12 +42,7 @@ public final class QueueTick extends BaseCommand {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 if (json()) {
-                    ObjectNode end = Output.object();
-                    end.put("summary", true);
-                    end.put("passes", passes);
-                    end.put("dispatched", dispatched);
-                    end.put("finished", finished);
-                    out().document(end);
+                    out().document(Views.watchSummary(passes, dispatched, finished));
                 }
                 return 0;
             }
@@ -60,31 +54,6 @@ public final class QueueTick extends BaseCommand {
             out().document(Views.tick(t));
             return;
         }
-        StringBuilder sb = new StringBuilder("tick: ");
-        if (t.skippedReason() != null) {
-            sb.append("skipped=").append(t.skippedReason()).append("  ");
-        }
-        sb.append("nodes up=").append(t.nodesUp()).append(" down=").append(t.nodesDown()).append("  ");
-        if (t.nodesIgnored() > 0) {
-            sb.append("ignored=").append(t.nodesIgnored()).append("  ");
-        }
-        sb.append("dispatched=").append(t.dispatched().size()).append("  finished=").append(t.finished().size());
-        out().line(sb.toString());
-        for (TickSummary.Dispatched d : t.dispatched()) {
-            out().line("  -> job " + d.id() + " started on " + d.node() + " GPU " + d.gpuIds());
-        }
-        for (TickSummary.Finished f : t.finished()) {
-            out().line("  <- job " + f.id() + " " + f.state());
-        }
-        for (TickSummary.Held h : t.held()) {
-            out().line("  || job " + h.id() + " held: " + h.reason());
-        }
-        for (TickSummary.Delivery d : t.deliveries()) {
-            out().line("  >> alert " + d.alertId() + " to " + d.sink() + ": " + d.outcome()
-                    + (d.error() == null ? "" : " (" + d.error() + ")"));
-        }
-        for (TickSummary.Problem p : t.errors()) {
-            out().line("  !! " + p.subjectKey() + " " + p.subject() + ": " + p.error());
-        }
+        HumanViews.tickLines(t).forEach(out()::line);
     }
 }

@@ -1,9 +1,12 @@
 package nvidb.cli.context;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import nvidb.cli.output.Output;
+import nvidb.core.api.Daemon;
+import nvidb.core.api.Keeper;
 import nvidb.core.api.PluginEntry;
 import nvidb.core.api.Queue;
 import nvidb.core.api.QueueAccess;
@@ -88,6 +91,21 @@ public final class CliContext implements AutoCloseable {
     /** The queue, with its configuration read. */
     public Queue service() {
         return access().queue();
+    }
+
+    /** The nvidb home ({@code NVIDB_HOME}, else {@code ~/.nvidb}). */
+    public Path home() {
+        return access().home();
+    }
+
+    /** The queue daemon of this database, registered (see {@link QueueAccess#daemon}). */
+    public Daemon daemon(Duration interval, boolean once) {
+        return access().daemon(interval, once);
+    }
+
+    /** The keeper of this machine's queue. */
+    public Keeper keeper() {
+        return access().keeper();
     }
 
     /** Gives back the leases this process holds; any thread, any time (see {@link QueueAccess#releaseLeases}). */

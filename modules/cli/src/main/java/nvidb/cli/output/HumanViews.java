@@ -9,6 +9,7 @@ import nvidb.core.api.Job;
 import nvidb.core.api.NodeState;
 import nvidb.core.api.Json;
 import nvidb.core.api.Sizes;
+import nvidb.core.api.TickSummary;
 import nvidb.core.api.Times;
 
 /** The readable forms: tables and the detail page of a job. */
@@ -53,6 +54,41 @@ public final class HumanViews {
             t.row(cells.toArray());
         }
         return t.render(indent);
+    }
+
+    /**
+     * A pass in lines: {@code tick: nodes up=U down=D  dispatched=N  finished=M}, then one line per
+     * job started ({@code ->}), ended ({@code <-}), held ({@code ||}) and per problem ({@code !!}).
+     */
+    public static List<String> tickLines(TickSummary t) {
+        StringBuilder sb = new StringBuilder("tick: ");
+        if (t.skippedReason() != null) {
+            sb.append("skipped=").append(t.skippedReason()).append("  ");
+        }
+        sb.append("nodes up=").append(t.nodesUp()).append(" down=").append(t.nodesDown()).append("  ");
+        if (t.nodesIgnored() > 0) {
+            sb.append("ignored=").append(t.nodesIgnored()).append("  ");
+        }
+        sb.append("dispatched=").append(t.dispatched().size()).append("  finished=").append(t.finished().size());
+        List<String> lines = new java.util.ArrayList<>();
+        lines.add(sb.toString());
+        for (TickSummary.Dispatched d : t.dispatched()) {
+            lines.add("  -> job " + d.id() + " started on " + d.node() + " GPU " + d.gpuIds());
+        }
+        for (TickSummary.Finished f : t.finished()) {
+            lines.add("  <- job " + f.id() + " " + f.state());
+        }
+        for (TickSummary.Held h : t.held()) {
+            lines.add("  || job " + h.id() + " held: " + h.reason());
+        }
+        for (TickSummary.Delivery d : t.deliveries()) {
+            lines.add("  >> alert " + d.alertId() + " to " + d.sink() + ": " + d.outcome()
+                    + (d.error() == null ? "" : " (" + d.error() + ")"));
+        }
+        for (TickSummary.Problem p : t.errors()) {
+            lines.add("  !! " + p.subjectKey() + " " + p.subject() + ": " + p.error());
+        }
+        return lines;
     }
 
     public static String gpus(List<Integer> ids) {

@@ -167,6 +167,16 @@ public final class Views {
         return o;
     }
 
+    /** The last line of a stream of passes ({@code queue tick --watch}, {@code queue daemon}) with {@code --json}. */
+    public static ObjectNode watchSummary(int passes, int dispatched, int finished) {
+        ObjectNode end = Output.object();
+        end.put("summary", true);
+        end.put("passes", passes);
+        end.put("dispatched", dispatched);
+        end.put("finished", finished);
+        return end;
+    }
+
     /**
      * A pass's summary; {@code {"skipped": "disabled"}} when the command ran with {@code --no-tick},
      * {@code {"ran": false, "skipped": "not_needed"}} when the change needed none.

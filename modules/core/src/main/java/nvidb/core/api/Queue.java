@@ -25,6 +25,12 @@ public interface Queue extends AutoCloseable {
     /** When the last pass finished, or null before the first. */
     Instant lastTickAt();
 
+    /**
+     * The queue daemon serving this database (registered, and its process not known to be gone),
+     * if any. While one does, a command's change wakes it instead of making a pass of its own.
+     */
+    Optional<DaemonInfo> daemon();
+
     /** Submitting, cancelling, requeueing, releasing and purging jobs; acknowledging alerts. */
     JobCommands jobCommands();
 

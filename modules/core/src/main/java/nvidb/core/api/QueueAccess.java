@@ -51,6 +51,22 @@ public interface QueueAccess extends AutoCloseable {
     Queue queue();
 
     /**
+     * The queue daemon of this database, registered at once: refused ({@link ErrorCode#CONFLICT},
+     * the message naming the running daemon's pid) while another daemon serves it. Refused like
+     * {@link #queue()} where the configuration names a queue host.
+     *
+     * @param interval the longest time between two passes
+     * @param once     make one pass and register nothing (a cron job's {@code --once})
+     */
+    Daemon daemon(java.time.Duration interval, boolean once);
+
+    /**
+     * The keeper of this machine's queue (nothing is opened until it is asked something). Refused
+     * like {@link #queue()} where the configuration names a queue host: that host keeps the queue.
+     */
+    Keeper keeper();
+
+    /**
      * Gives back every lease this process holds (the scheduler lease of a pass or of an
      * operation), each on a database connection of its own, and refuses new ones from then on.
      * Safe from any thread, while the thread that took them is still working: it is what a

@@ -1,6 +1,7 @@
 package nvidb.core.node;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,8 +21,8 @@ import nvidb.spi.transport.TransportFactory;
 
 /**
  * The nodes of this process's configuration, reached through their transport plugins. One
- * transport per node, opened on first use and reused for every round trip of a command, closed
- * with this object. Safe to use from several threads (nodes are probed in parallel).
+ * transport per node, opened on first use and reused for every round trip of a command (of every
+ * pass, in the daemon: its SSH sessions stay open between passes), closed with this object. Safe to use from several threads (nodes are probed in parallel).
  */
 public final class NodeConnections implements AutoCloseable {
     static final String DEFAULT_PROBE = "nvidia-smi";
@@ -30,10 +31,20 @@ public final class NodeConnections implements AutoCloseable {
     private final QueueConfig config;
     private final PluginRegistry plugins;
     private final Map<String, Transport> open = new ConcurrentHashMap<>();
+    private final Reconnects reconnects;
 
     public NodeConnections(QueueConfig config, PluginRegistry plugins) {
+        this(config, plugins, false);
+    }
+
+    /**
+     * @param longLived the queue serves many passes (the daemon): a node whose round trips fail is
+     *                  tried again with backoff (see {@link Reconnects}), not on every pass
+     */
+    public NodeConnections(QueueConfig config, PluginRegistry plugins, boolean longLived) {
         this.config = config;
         this.plugins = plugins;
+        this.reconnects = longLived ? new Reconnects() : null;
     }
 
     public Optional<ServerConfig> server(String node) {
@@ -51,7 +62,21 @@ public final class NodeConnections implements AutoCloseable {
         Transport t = open.computeIfAbsent(node, n -> plugins.require(TransportFactory.class, PluginKind.TRANSPORT,
                 server.transport()).open(new NodeAddress(server.name(), server.hostname(), server.port(),
                 server.username(), server.options())));
-        return t.run(script, timeout, idempotent);
+        if (reconnects == null) {
+            return t.run(script, timeout, idempotent);
+        }
+        String refused = reconnects.refusal(node, Instant.now());
+        if (refused != null) {
+            throw new TransportException(refused);
+        }
+        try {
+            ExecResult result = t.run(script, timeout, idempotent);
+            reconnects.succeeded(node);
+            return result;
+        } catch (TransportException e) {
+            reconnects.failed(node, e.getMessage(), Instant.now());
+            throw e;
+        }
     }
 
     /** The job root on a node: the server's {@code job_root}, else {@code queue.job_root}. */

@@ -1,10 +1,13 @@
 package nvidb.core.service;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import nvidb.core.api.Daemon;
 import nvidb.core.api.ErrorCode;
+import nvidb.core.api.Keeper;
 import nvidb.core.api.NvidbException;
 import nvidb.core.api.PluginEntry;
 import nvidb.core.api.Queue;
@@ -13,6 +16,7 @@ import nvidb.core.config.ConfigLoader;
 import nvidb.core.config.NvidbPaths;
 import nvidb.core.config.QueueConfig;
 import nvidb.core.config.RemoteSettings;
+import nvidb.core.keeper.KeeperService;
 import nvidb.core.plugins.PluginRegistry;
 import nvidb.core.store.LeaseRepository;
 
@@ -33,6 +37,7 @@ public final class CoreAccess implements QueueAccess {
     private final Function<Path, List<PluginEntry>> sitePlugins;
     private NvidbPaths paths;
     private PluginRegistry plugins;
+    private QueueConfig config;
     private QueueService queue;
 
     private CoreAccess(Map<String, String> env, String dbPath, boolean local,
@@ -70,13 +75,42 @@ public final class CoreAccess implements QueueAccess {
     @Override
     public Queue queue() {
         if (queue == null) {
-            QueueConfig config = new ConfigLoader(registry()).load(paths());
-            if (config.remote() != null && !local) {
-                throw refusal(config.remote());
-            }
-            queue = QueueService.open(paths(), config, registry(), env);
+            queue = QueueService.open(paths(), config(), registry(), env);
         }
         return queue;
+    }
+
+    @Override
+    public Daemon daemon(Duration interval, boolean once) {
+        NvidbPaths p = paths();
+        // The daemon reads the configuration again when its files change: each open loads it afresh.
+        return DaemonLoop.start(() -> QueueService.open(p, checked(load()), registry(), env, true),
+                List.of(p.configFile(), p.queueFile()), interval, once);
+    }
+
+    @Override
+    public Keeper keeper() {
+        config();
+        return new KeeperService(paths().home(), paths().database(), env, () -> queue().daemon());
+    }
+
+    /** This process's configuration, read once; refused where it names a queue host. */
+    private QueueConfig config() {
+        if (config == null) {
+            config = checked(load());
+        }
+        return config;
+    }
+
+    private QueueConfig load() {
+        return new ConfigLoader(registry()).load(paths());
+    }
+
+    private QueueConfig checked(QueueConfig loaded) {
+        if (loaded.remote() != null && !local) {
+            throw refusal(loaded.remote());
+        }
+        return loaded;
     }
 
     private static NvidbException refusal(RemoteSettings remote) {

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import nvidb.core.api.Backups;
+import nvidb.core.api.DaemonInfo;
 import nvidb.core.api.JobCommands;
 import nvidb.core.api.JobEdits;
 import nvidb.core.api.JobQueries;
@@ -27,6 +28,7 @@ import nvidb.core.node.NodeConnections;
 import nvidb.core.plugins.PluginRegistry;
 import nvidb.core.scheduler.NodeKills;
 import nvidb.core.scheduler.Scheduler;
+import nvidb.core.store.DaemonRegistry;
 import nvidb.core.store.Store;
 import nvidb.spi.alert.SinkContext;
 
@@ -37,6 +39,8 @@ import nvidb.spi.alert.SinkContext;
  */
 public final class QueueService implements Queue {
     static final String NODES_SIGNATURE = "nodes_signature";
+    /** The skipped reason of a command's pass that a live daemon makes instead. */
+    public static final String DAEMON_SKIP = "daemon";
 
     private final NvidbPaths paths;
     private final QueueConfig config;
@@ -44,23 +48,34 @@ public final class QueueService implements Queue {
     private final NodeConnections nodes;
     private final Scheduler scheduler;
     private final ServiceContext context;
+    private final DaemonRegistry daemons;
 
     private QueueService(NvidbPaths paths, QueueConfig config, PluginRegistry plugins, Map<String, String> env,
-                         Store store) {
+                         Store store, boolean longLived) {
         this.paths = paths;
         this.config = config;
         this.store = store;
-        this.nodes = new NodeConnections(config, plugins);
+        this.nodes = new NodeConnections(config, plugins, longLived);
         this.scheduler = new Scheduler(store, config, plugins, nodes,
                 new AlertDeliveryPass(store, config, plugins, new SinkContext(paths.home())));
+        this.daemons = new DaemonRegistry(store.db);
         this.context = new ServiceContext(store, config, env, nodes, new JobLifecycle(store), new NodeKills(nodes),
-                new OperationLease(store, scheduler), this::tick);
+                new OperationLease(store, scheduler), this::tickAfterChange);
     }
 
     public static QueueService open(NvidbPaths paths, QueueConfig config, PluginRegistry plugins,
                                     Map<String, String> env) {
+        return open(paths, config, plugins, env, false);
+    }
+
+    /**
+     * @param longLived the queue makes many passes (the daemon): node connections are kept and a
+     *                  failing node is tried again with backoff
+     */
+    public static QueueService open(NvidbPaths paths, QueueConfig config, PluginRegistry plugins,
+                                    Map<String, String> env, boolean longLived) {
         Store store = Store.open(paths.database());
-        QueueService service = new QueueService(paths, config, plugins, env, store);
+        QueueService service = new QueueService(paths, config, plugins, env, store, longLived);
         try {
             service.syncConfiguredNodes();
         } catch (RuntimeException e) {
@@ -103,6 +118,44 @@ public final class QueueService implements Queue {
             case AUTO -> scheduler.tick(false);
             case FORCE -> scheduler.tick(true);
         };
+    }
+
+    /**
+     * The pass a command makes after its change: none while a queue daemon serves this database
+     * (the change wakes it, and it makes that pass), else the one {@code mode} asks for. This is
+     * the one place that decides it; reads refresh as {@link #tick} says, daemon or not.
+     */
+    private TickSummary tickAfterChange(TickMode mode) {
+        if (mode != TickMode.NONE) {
+            Optional<DaemonInfo> daemon = daemon();
+            if (daemon.isPresent()) {
+                return TickSummary.skipped(DAEMON_SKIP, daemon.get().describe());
+            }
+        }
+        return tick(mode);
+    }
+
+    @Override
+    public Optional<DaemonInfo> daemon() {
+        return daemons.live(Instant.now());
+    }
+
+    /** The daemon registration of this database, on this queue's own connection (see {@link #dataVersion}). */
+    public DaemonRegistry daemons() {
+        return daemons;
+    }
+
+    /**
+     * Changes whenever another process commits to the database; this queue's own writes (its
+     * passes, the daemon's registration) leave it alone, so a daemon does not wake itself.
+     */
+    public long dataVersion() {
+        return store.db.dataVersion();
+    }
+
+    /** The configuration this queue was opened with. */
+    public QueueConfig config() {
+        return config;
     }
 
     @Override

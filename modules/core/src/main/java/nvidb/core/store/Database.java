@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -28,6 +29,7 @@ public final class Database implements AutoCloseable {
     private final Path path;
     private final Connection connection;
     private int depth;
+    private PreparedStatement dataVersion;
 
     private Database(Path path, Connection connection) {
         this.path = path;
@@ -107,6 +109,24 @@ public final class Database implements AutoCloseable {
     /** The connection, for repositories of this package. */
     Connection connection() {
         return connection;
+    }
+
+    /**
+     * SQLite's {@code PRAGMA data_version} on this connection: it changes whenever another
+     * connection (any process) commits, never for this connection's own commits. A cheap way to
+     * notice others' writes: it reads the WAL index in shared memory, no page of the file.
+     */
+    public long dataVersion() {
+        try {
+            if (dataVersion == null) {
+                dataVersion = connection.prepareStatement("PRAGMA data_version"); // asked often: prepared once
+            }
+            try (ResultSet rs = dataVersion.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : 0;
+            }
+        } catch (SQLException e) {
+            throw storeFailure(e);
+        }
     }
 
     /** Work that reads and writes the database through the repositories. */
@@ -210,6 +230,9 @@ public final class Database implements AutoCloseable {
     @Override
     public void close() {
         try {
+            if (dataVersion != null) {
+                dataVersion.close();
+            }
             connection.close();
         } catch (SQLException ignored) {
             // closing on the way out: nothing to save

@@ -25,6 +25,7 @@ public final class LeaseRepository {
             ON CONFLICT(name) DO UPDATE SET owner = excluded.owner, acquired_at = excluded.acquired_at,
                                             expires_at = excluded.expires_at
             """;
+    private static final String RENEW = "UPDATE locks SET expires_at = ? WHERE name = ? AND owner = ?";
     private static final String RELEASE =
             "UPDATE locks SET owner = NULL, expires_at = NULL WHERE name = ? AND owner = ?";
 
@@ -72,7 +73,7 @@ public final class LeaseRepository {
         }
         return db.write(() -> Rows.sql(() -> {
             Optional<Lease> current = get(name);
-            if (current.isPresent() && !owner.equals(current.get().owner()) && stands(current.get(), now)) {
+            if (current.isPresent() && !owner.equals(current.get().owner()) && standing(current.get(), now)) {
                 return current;
             }
             try (PreparedStatement ps = db.connection().prepareStatement(UPSERT)) {
@@ -86,11 +87,14 @@ public final class LeaseRepository {
 
     /** The lease, while a holder that may still be alive holds it (what {@link #acquire} would refuse). */
     public Optional<Lease> liveHolder(String name, Instant now) {
-        return get(name).filter(l -> stands(l, now));
+        return get(name).filter(l -> standing(l, now));
     }
 
-    /** Held, not expired, and not by a process known to be gone from this host. */
-    private static boolean stands(Lease l, Instant now) {
+    /**
+     * The one takeover rule: a lease stands (blocks everyone but its owner) while it has an owner,
+     * has not expired, and its holder is not known to be dead on this host.
+     */
+    public static boolean standing(Lease l, Instant now) {
         return l.owner() != null && l.expiresAt() != null && l.expiresAt().isAfter(now)
                 && !LeaseHolder.of(l.owner()).map(LeaseHolder::goneFromThisHost).orElse(false);
     }
@@ -98,6 +102,16 @@ public final class LeaseRepository {
     /** Who an owner string names, for a person: {@code process 812 on box406}, else the string itself. */
     public static String describe(String owner) {
         return LeaseHolder.of(owner).map(h -> "process " + h.pid() + " on " + h.host()).orElse(owner);
+    }
+
+    /** Extends a lease its owner still holds; false when it is no longer theirs (expired and taken over). */
+    public boolean renew(String name, String owner, Duration ttl, Instant now) {
+        return db.write(() -> Rows.sql(() -> {
+            try (PreparedStatement ps = db.connection().prepareStatement(RENEW)) {
+                Rows.bind(ps, now.plus(ttl), name, owner);
+                return ps.executeUpdate() == 1;
+            }
+        }));
     }
 
     public void release(String name, String owner) {
