@@ -146,6 +146,33 @@ class DaemonTest {
     }
 
     @Test
+    void withBackupsOnTheDaemonTakesThemAndARestoreIsRefusedWhileItServes() throws Exception {
+        cli.write(".nvidb/queue.yml", "queue:\n  tick_min_interval: 0.5\n  job_root: " + tmp.resolve("jobs")
+                + "\n  backup:\n    enabled: true\n    interval_hours: 24\n    keep: 2\n");
+        Path manual = Path.of(cli.json("queue", "backup").path("path").asText());
+        Files.writeString(cli.nvidbHome().resolve("queue.yml"), Files.readString(cli.nvidbHome().resolve("queue.yml"))
+                .replace("interval_hours: 24", "interval_hours: 0.0001")); // due again within a second
+        daemon = DaemonProcess.start(cli);
+        daemon.awaitFirstPass();
+        Path backups = cli.nvidbHome().resolve("backups");
+        await(() -> {
+            try (var files = Files.list(backups)) {
+                return files.filter(f -> !f.equals(manual)).anyMatch(f -> f.getFileName().toString().endsWith(".db"));
+            } catch (java.io.IOException e) {
+                return false;
+            }
+        }, "a periodic backup");
+        assertTrue(Files.readString(cli.nvidbHome().resolve("daemon.log")).contains("backup " + backups),
+                "the daemon's log names it");
+        assertFalse(status().path("last_backup_at").isNull());
+
+        Cli.Result restore = cli.run("queue", "restore", manual.toString(), "--json");
+        assertEquals(4, restore.exit(), restore.toString());
+        assertTrue(restore.json().path("error").asText().contains("a queue daemon serves it (pid " + daemon.pid()),
+                restore.toString());
+    }
+
+    @Test
     void badIntervalsAreUsageErrors() {
         Cli.Result zero = cli.run("queue", "daemon", "--interval", "0");
         assertEquals(64, zero.exit(), zero.toString());

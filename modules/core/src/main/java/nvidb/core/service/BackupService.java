@@ -209,7 +209,7 @@ final class BackupService implements Backups {
     }
 
     private void refuseWhileRunning() {
-        QueueActivity.whatRuns(store()).ifPresent(what -> {
+        QueueActivity.whatRuns(store(), paths, context.env()).ifPresent(what -> {
             throw NvidbException.conflict("could not restore the queue: " + what
                     + "; stop it, or let the pass end, and retry. The queue database was left unchanged");
         });

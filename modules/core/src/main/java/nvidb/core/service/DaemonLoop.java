@@ -38,6 +38,7 @@ final class DaemonLoop implements Daemon {
     private final String owner;
     private final DaemonInfo registration;
     private final LaneFollowUp followUp = new LaneFollowUp();
+    private final PeriodicBackup backups = new PeriodicBackup();
     private final ChangeWatch watch;
     private QueueService queue;
     private ConfigStamp stamp;
@@ -115,6 +116,9 @@ final class DaemonLoop implements Daemon {
             keepRegistration(tick);
             if (tick != null) {
                 listener.pass(new Pass(at, wake, ms, tick));
+            }
+            if (owner != null) {
+                backups.takeIfDue(queue, listener);
             }
             if (owner == null || stopping) {
                 return;
