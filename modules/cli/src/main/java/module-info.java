@@ -3,6 +3,8 @@ module nvidb.cli {
     requires nvidb.core;
     requires info.picocli;
     requires nvidb.pluginhost;
+    // sun.misc.Signal: a forwarded command relays Ctrl-C to the queue host instead of ending here.
+    requires jdk.unsupported;
 
     // picocli fills the @Option fields of the commands reflectively.
     opens nvidb.cli to info.picocli;

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.Map;
 import nvidb.cli.context.CliContext;
 import nvidb.cli.context.ShutdownGuard;
+import nvidb.cli.forward.ForwardedHost;
 import nvidb.cli.output.Output;
 
 /** The {@code nvidb} program. The only place that ends the process. */
@@ -15,10 +16,19 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        CliContext context = new CliContext(withWorkingDirectory(System.getenv(),
-                Path.of(System.getProperty("user.dir"))), Output.system());
+        Map<String, String> env = withWorkingDirectory(System.getenv(), Path.of(System.getProperty("user.dir")));
+        Output output = Output.system();
+        // A command a client forwarded here: set up as the client had typed it, then run as any other.
+        ForwardedHost.Session forwarded = ForwardedHost.handles(args) ? ForwardedHost.accept(args, env, output) : null;
+        CliContext context = forwarded != null ? forwarded.context() : new CliContext(env, output, System.in, true);
         ShutdownGuard guard = ShutdownGuard.install(context);
-        int code = Nvidb.run(args, context);
+        int code;
+        if (forwarded == null) {
+            code = Nvidb.run(args, context);
+        } else {
+            code = forwarded.refusal() != null ? forwarded.refusal() : Nvidb.run(forwarded.args(), context);
+            forwarded.close();
+        }
         guard.finished();
         System.exit(code);
     }

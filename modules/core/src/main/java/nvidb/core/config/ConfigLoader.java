@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import nvidb.core.api.ErrorCode;
 import nvidb.core.api.NvidbException;
+import nvidb.core.api.RemoteSettings;
 import nvidb.core.api.Sizes;
 import nvidb.core.plugins.PluginRegistry;
 import nvidb.spi.PluginKind;

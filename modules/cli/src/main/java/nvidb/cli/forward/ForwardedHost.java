@@ -1,0 +1,125 @@
+package nvidb.cli.forward;
+
+import java.io.BufferedInputStream;
+import java.io.DataInputStream;
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import nvidb.cli.context.CliContext;
+import nvidb.cli.output.Output;
+import nvidb.core.api.ErrorCode;
+import sun.misc.Signal;
+
+/**
+ * The queue host's side of a forwarded command ({@code nvidb --forward-protocol=1 ARGS…}, run
+ * by the client's ssh): answers the handshake, reads the header, and sets up the command line
+ * as if typed here by the client: its environment, its files, its stdin, its Ctrl-C. The command
+ * itself then runs as any other ({@code Main} runs it).
+ */
+public final class ForwardedHost {
+    /**
+     * One accepted forwarded command: run {@link #args()} in {@link #context()}, unless
+     * {@link #refusal()} is an exit code to end with at once.
+     */
+    public record Session(String[] args, CliContext context, Integer refusal, List<Path> files) implements AutoCloseable {
+        /** Removes the files the client sent (a script): they were the command's input only. */
+        @Override
+        public void close() {
+            for (Path file : files) {
+                try {
+                    Files.deleteIfExists(file);
+                } catch (IOException e) {
+                    // a temporary file; the system's tmp cleaning gets it
+                }
+            }
+        }
+    }
+
+    private ForwardedHost() {
+    }
+
+    /** Whether this command line was sent by a forwarding client. */
+    public static boolean handles(String[] args) {
+        return args.length > 0 && args[0].startsWith(ForwardProtocol.OPTION_PREFIX);
+    }
+
+    public static Session accept(String[] args, Map<String, String> env, Output output) {
+        if (!args[0].equals(ForwardProtocol.OPTION)) {
+            CliContext plain = new CliContext(env, output);
+            int code = output.error(ErrorCode.UNAVAILABLE, "this nvidb takes forwarding protocol "
+                    + ForwardProtocol.VERSION + ", and the client asked for " + args[0].substring(
+                    ForwardProtocol.OPTION_PREFIX.length()) + ": install the same nvidb version on both machines");
+            return new Session(args, plain, code, List.of());
+        }
+        output.raw(ForwardProtocol.HANDSHAKE + "\n");
+        DataInputStream in = new DataInputStream(new BufferedInputStream(new FileInputStream(FileDescriptor.in)));
+        List<Path> files = new ArrayList<>();
+        List<String> command = new ArrayList<>(List.of(args).subList(1, args.length));
+        ForwardProtocol.Header header;
+        try {
+            header = ForwardProtocol.read(in);
+            for (ForwardProtocol.FileArgument f : header.files()) {
+                if (f.index() < 0 || f.index() >= command.size()) {
+                    throw new IOException("a file for argument " + f.index() + " of " + command.size());
+                }
+                Path file = Files.createTempFile("nvidb-forwarded-", ".script",
+                        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+                files.add(file);
+                Files.write(file, f.content());
+                command.set(f.index(), f.prefix() + file);
+            }
+        } catch (IOException e) {
+            // The client went away (or is no nvidb) before it said all: nothing is run for it.
+            Session nothing = new Session(args, new CliContext(env, output), ErrorCode.INTERRUPTED.exitCode(), files);
+            nothing.close();
+            return nothing;
+        }
+        Map<String, String> commandEnv = new HashMap<>(env);
+        commandEnv.putAll(header.env());
+        output.setTerminal(header.terminal());
+        HostInput stdin = new HostInput();
+        System.setIn(stdin);
+        CliContext context = new CliContext(commandEnv, output, stdin, true);
+        context.setQueueHost(header.queueHost());
+        Thread.ofPlatform().daemon().name("nvidb-forwarded-stdin").start(() -> relay(in, stdin));
+        return new Session(command.toArray(String[]::new), context, null, files);
+    }
+
+    /**
+     * The client's frames, for as long as the command runs: its stdin, and its signals raised
+     * here so that the command stops exactly as it would on a Ctrl-C of its own. The stream
+     * ending without a word is the client gone (a dropped connection): a hang-up.
+     */
+    private static void relay(DataInputStream in, HostInput stdin) {
+        try {
+            while (true) {
+                byte kind = in.readByte();
+                switch (kind) {
+                    case ForwardProtocol.DATA -> stdin.add(ForwardProtocol.readBlock(in));
+                    case ForwardProtocol.END -> stdin.end();
+                    case ForwardProtocol.INTERRUPT -> raise("INT");
+                    case ForwardProtocol.TERMINATE -> raise("TERM");
+                    default -> throw new IOException("an unknown frame " + kind);
+                }
+            }
+        } catch (IOException e) {
+            stdin.end();
+            raise("HUP");
+        }
+    }
+
+    private static void raise(String signal) {
+        try {
+            Signal.raise(new Signal(signal));
+        } catch (IllegalArgumentException e) {
+            // not a signal on this system: nothing to relay it with
+        }
+    }
+}

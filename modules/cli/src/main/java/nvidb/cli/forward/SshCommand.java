@@ -1,0 +1,95 @@
+package nvidb.cli.forward;
+
+import java.util.ArrayList;
+import java.util.List;
+import nvidb.core.api.RemoteSettings;
+import nvidb.core.api.ShellQuote;
+
+/**
+ * The {@code ssh} command line that runs one forwarded command on the queue host, through the
+ * user's own OpenSSH client: {@code ~/.ssh/config}, agents, ProxyJump and ControlMaster sharing
+ * all apply, and {@code remote.ssh_options} add {@code -o} options.
+ *
+ * <p>The command's arguments reach the host byte for byte: each is quoted once, here, for the
+ * host's login shell (which OpenSSH hands the command line to), and nothing on the way parses
+ * them again. That shell must be a POSIX-like one (sh, bash, dash, zsh, ksh).
+ */
+record SshCommand(RemoteSettings remote) {
+    /** {@code ssh [-p PORT] [-l USER] [-o OPT]... -- HOST 'command line'}. */
+    List<String> argv(List<String> hostArgs) {
+        List<String> argv = new ArrayList<>(List.of("ssh",
+                "-T",           // no terminal on the host: stdout and stderr stay apart and byte for byte
+                "-e", "none")); // the client's stdin carries frames; no byte in it may be an ssh escape
+        if (remote.port() != null) {
+            argv.addAll(List.of("-p", remote.port().toString()));
+        }
+        if (remote.username() != null && !remote.username().isBlank()) {
+            argv.addAll(List.of("-l", remote.username()));
+        }
+        for (String option : remote.sshOptions()) {
+            argv.addAll(List.of("-o", option));
+        }
+        argv.add("--");
+        argv.add(remote.host());
+        argv.add(commandLine(hostArgs));
+        return argv;
+    }
+
+    /**
+     * What the host's login shell runs: the keeper prelude when {@code keeper: ensure}, then
+     * {@code env NVIDB_QUEUE_NO_REMOTE=1 [NVIDB_HOME=…] NVIDB --forward-protocol=1 ARGS…} in its place.
+     * NVIDB_QUEUE_NO_REMOTE keeps a host that has a remote: of its own from forwarding again.
+     */
+    String commandLine(List<String> hostArgs) {
+        List<String> args = new ArrayList<>(List.of(ForwardProtocol.OPTION));
+        args.addAll(hostArgs);
+        return (remote.keeperEnsure() ? keeperPrelude() : "") + "exec " + hostCommand() + " " + ShellQuote.join(args);
+    }
+
+    /**
+     * {@code keeper: ensure}: the host's {@code nvidb queue keeper ensure} runs first, in the same
+     * round trip, so that the queue host keeps scheduling between commands. It never reads the
+     * session's stdin (the frames are the command's), never writes to stdout, and a failure is
+     * one warning on stderr, never the command's failure. The one place that knows how.
+     */
+    String keeperPrelude() {
+        String warning = "warning: the queue keeper on " + remote.host() + " could not be started (nvidb queue"
+                + " keeper ensure failed there); this command runs anyway, but nothing schedules jobs on "
+                + remote.host() + " between commands. Set keeper: off in remote: to skip this step.";
+        return hostCommand() + " queue keeper ensure </dev/null >/dev/null 2>&1 || echo " + ShellQuote.quote(warning) + " >&2; ";
+    }
+
+    /** {@code env NVIDB_QUEUE_NO_REMOTE=1 [NVIDB_HOME=…] NVIDB}, quoted for the host's shell. */
+    private String hostCommand() {
+        StringBuilder s = new StringBuilder("env NVIDB_QUEUE_NO_REMOTE=1 ");
+        if (remote.nvidbHome() != null && !remote.nvidbHome().isBlank()) {
+            s.append("NVIDB_HOME=").append(hostPath(remote.nvidbHome())).append(' ');
+        }
+        return s.append(hostPath(remote.nvidb())).toString();
+    }
+
+    /** A path on the host, quoted; a leading {@code ~/} is the host user's home, as a person would mean it. */
+    static String hostPath(String path) {
+        if (path.equals("~")) {
+            return "\"$HOME\"";
+        }
+        if (path.startsWith("~/")) {
+            String rest = path.substring(2);
+            return "\"$HOME\"/" + (rest.isEmpty() ? "" : ShellQuote.quote(rest));
+        }
+        return ShellQuote.quote(path);
+    }
+
+    /** How a person would log in the same way, for messages: {@code ssh -p 2222 alice@gpu-queue}. */
+    String loginHint() {
+        StringBuilder s = new StringBuilder("ssh");
+        if (remote.port() != null) {
+            s.append(" -p ").append(remote.port());
+        }
+        s.append(' ');
+        if (remote.username() != null && !remote.username().isBlank()) {
+            s.append(remote.username()).append('@');
+        }
+        return s.append(remote.host()).toString();
+    }
+}
