@@ -26,6 +26,7 @@ public final class Main {
         if (forwarded == null) {
             code = Nvidb.run(args, context);
         } else {
+            forwarded.listen();
             code = forwarded.refusal() != null ? forwarded.refusal() : Nvidb.run(forwarded.args(), context);
             forwarded.close();
         }

@@ -81,7 +81,7 @@ public final class ForwardClient {
                     + " machine is on " + remote.host() + " (remote: in " + remote.origin() + "): install"
                     + " openssh-client, or add --local to use this machine's own queue");
         }
-        ProcessBuilder builder = new ProcessBuilder(signalsIgnored(ssh.argv(List.of(args))));
+        ProcessBuilder builder = new ProcessBuilder(signalsIgnored(ssh.argv()));
         builder.environment().clear();
         builder.environment().putAll(context.env());
         try {
@@ -92,7 +92,7 @@ public final class ForwardClient {
         answers = new AnswerStreams(process.getInputStream(), process.getErrorStream(), output.out(), output.err());
         answers.start();
         requests = new RequestStream(process.getOutputStream());
-        requests.header(new ForwardProtocol.Header(carriedEnv(), output.terminal(), remote.host(), files));
+        requests.header(new ForwardProtocol.Header(List.of(args), carriedEnv(), output.terminal(), remote.host(), files));
         requests.pump(context.stdin());
         int code;
         try (ClientSignals relay = context.ownsProcess() ? ClientSignals.relay(this::onSignal) : ClientSignals.none()) {

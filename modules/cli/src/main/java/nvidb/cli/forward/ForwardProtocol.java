@@ -14,17 +14,21 @@ import java.util.Map;
  * command's own bytes, all within the one SSH session that runs it.
  *
  * <ul>
- *   <li>The client runs {@code nvidb --forward-protocol=1 ARGS…} there. An nvidb that predates
+ *   <li>The client runs {@code nvidb --forward-protocol=1} there. An nvidb that predates
  *       forwarding refuses the unknown option before it does anything, which is how the client
  *       learns, in the same round trip, that the host's nvidb is too old.</li>
  *   <li>The host's stdout starts with the line {@link #HANDSHAKE}; the client removes it (and any
  *       lines a login script printed before it) and passes on everything after it unchanged.</li>
- *   <li>The client's stdin to the host is a {@link Header} (the environment that travels with
- *       the command, files named on its command line), then frames: {@link #DATA} (the client's
+ *   <li>The client's stdin to the host is a {@link Header} (the command line itself, the
+ *       environment that travels with it, files it names), then frames: {@link #DATA} (the client's
  *       own stdin, for the command's), {@link #END} (that stdin ended), {@link #INTERRUPT} and
  *       {@link #TERMINATE} (Ctrl-C or SIGTERM on the client, raised on the host command). The
  *       stream ending without a word means the client is gone: the host command is hung up.</li>
  * </ul>
+ *
+ * <p>The command line travels in the header, not on ssh's command line: no shell on the way
+ * sees it (nothing to quote, nothing to inject), and its bytes do not depend on the host's locale
+ * (an ssh session often has none, and a JVM then reads its own arguments as ASCII).
  */
 final class ForwardProtocol {
     static final int VERSION = 1;
@@ -54,12 +58,15 @@ final class ForwardProtocol {
     }
 
     /**
+     * @param args      the command line, as the client was given it
      * @param env       variables laid over the host command's environment (NVIDB_SUBMITTER, PWD, …)
      * @param terminal  whether the client's stderr is a terminal (status lines while waiting)
      * @param queueHost the name the client knows the queue host by, for {@code queue status}
      */
-    record Header(Map<String, String> env, boolean terminal, String queueHost, List<FileArgument> files) {
+    record Header(List<String> args, Map<String, String> env, boolean terminal, String queueHost,
+                  List<FileArgument> files) {
         Header {
+            args = List.copyOf(args);
             env = Map.copyOf(env);
             files = List.copyOf(files);
         }
@@ -67,6 +74,10 @@ final class ForwardProtocol {
 
     static void write(DataOutputStream out, Header h) throws IOException {
         out.writeInt(MAGIC);
+        out.writeInt(h.args().size());
+        for (String arg : h.args()) {
+            writeString(out, arg);
+        }
         out.writeInt(h.env().size());
         for (Map.Entry<String, String> e : h.env().entrySet()) {
             writeString(out, e.getKey());
@@ -87,6 +98,11 @@ final class ForwardProtocol {
         if (in.readInt() != MAGIC) {
             throw new IOException("not a forwarded command's header");
         }
+        int a = count(in);
+        List<String> args = new ArrayList<>();
+        for (int i = 0; i < a; i++) {
+            args.add(readString(in));
+        }
         int n = count(in);
         Map<String, String> env = new LinkedHashMap<>();
         for (int i = 0; i < n; i++) {
@@ -99,7 +115,7 @@ final class ForwardProtocol {
         for (int i = 0; i < m; i++) {
             files.add(new FileArgument(in.readInt(), readString(in), readBlock(in)));
         }
-        return new Header(env, terminal, queueHost, files);
+        return new Header(args, env, terminal, queueHost, files);
     }
 
     static void writeBlock(DataOutputStream out, byte[] bytes) throws IOException {

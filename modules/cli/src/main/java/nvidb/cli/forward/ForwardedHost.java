@@ -18,8 +18,8 @@ import nvidb.core.api.ErrorCode;
 import sun.misc.Signal;
 
 /**
- * The queue host's side of a forwarded command ({@code nvidb --forward-protocol=1 ARGS…}, run
- * by the client's ssh): answers the handshake, reads the header, and sets up the command line
+ * The queue host's side of a forwarded command ({@code nvidb --forward-protocol=1}, run by the
+ * client's ssh): answers the handshake, reads the header, and sets up the command line
  * as if typed here by the client: its environment, its files, its stdin, its Ctrl-C. The command
  * itself then runs as any other ({@code Main} runs it).
  */
@@ -28,7 +28,18 @@ public final class ForwardedHost {
      * One accepted forwarded command: run {@link #args()} in {@link #context()}, unless
      * {@link #refusal()} is an exit code to end with at once.
      */
-    public record Session(String[] args, CliContext context, Integer refusal, List<Path> files) implements AutoCloseable {
+    public record Session(String[] args, CliContext context, Integer refusal, List<Path> files, Runnable relay)
+            implements AutoCloseable {
+        /**
+         * Starts taking the client's frames (stdin, Ctrl-C). Called once the command's shutdown
+         * hook is in place, so that a Ctrl-C relayed at once still ends it the way a local one would.
+         */
+        public void listen() {
+            if (relay != null) {
+                Thread.ofPlatform().daemon().name("nvidb-forwarded-stdin").start(relay);
+            }
+        }
+
         /** Removes the files the client sent (a script): they were the command's input only. */
         @Override
         public void close() {
@@ -56,15 +67,16 @@ public final class ForwardedHost {
             int code = output.error(ErrorCode.UNAVAILABLE, "this nvidb takes forwarding protocol "
                     + ForwardProtocol.VERSION + ", and the client asked for " + args[0].substring(
                     ForwardProtocol.OPTION_PREFIX.length()) + ": install the same nvidb version on both machines");
-            return new Session(args, plain, code, List.of());
+            return new Session(args, plain, code, List.of(), null);
         }
         output.raw(ForwardProtocol.HANDSHAKE + "\n");
         DataInputStream in = new DataInputStream(new BufferedInputStream(new FileInputStream(FileDescriptor.in)));
         List<Path> files = new ArrayList<>();
-        List<String> command = new ArrayList<>(List.of(args).subList(1, args.length));
+        List<String> command;
         ForwardProtocol.Header header;
         try {
             header = ForwardProtocol.read(in);
+            command = new ArrayList<>(header.args());
             for (ForwardProtocol.FileArgument f : header.files()) {
                 if (f.index() < 0 || f.index() >= command.size()) {
                     throw new IOException("a file for argument " + f.index() + " of " + command.size());
@@ -77,7 +89,8 @@ public final class ForwardedHost {
             }
         } catch (IOException e) {
             // The client went away (or is no nvidb) before it said all: nothing is run for it.
-            Session nothing = new Session(args, new CliContext(env, output), ErrorCode.INTERRUPTED.exitCode(), files);
+            Session nothing = new Session(args, new CliContext(env, output), ErrorCode.INTERRUPTED.exitCode(), files,
+                    null);
             nothing.close();
             return nothing;
         }
@@ -88,8 +101,7 @@ public final class ForwardedHost {
         System.setIn(stdin);
         CliContext context = new CliContext(commandEnv, output, stdin, true);
         context.setQueueHost(header.queueHost());
-        Thread.ofPlatform().daemon().name("nvidb-forwarded-stdin").start(() -> relay(in, stdin));
-        return new Session(command.toArray(String[]::new), context, null, files);
+        return new Session(command.toArray(String[]::new), context, null, files, () -> relay(in, stdin));
     }
 
     /**

@@ -10,13 +10,14 @@ import nvidb.core.api.ShellQuote;
  * user's own OpenSSH client: {@code ~/.ssh/config}, agents, ProxyJump and ControlMaster sharing
  * all apply, and {@code remote.ssh_options} add {@code -o} options.
  *
- * <p>The command's arguments reach the host byte for byte: each is quoted once, here, for the
- * host's login shell (which OpenSSH hands the command line to), and nothing on the way parses
- * them again. That shell must be a POSIX-like one (sh, bash, dash, zsh, ksh).
+ * <p>The command's own arguments are not on this line: they travel in the session's stdin (see
+ * {@link ForwardProtocol}). What is, the host's nvidb and its home from {@code remote:}, is quoted
+ * once, here, for the host's login shell (which OpenSSH hands the line to); that shell must be a
+ * POSIX-like one (sh, bash, dash, zsh, ksh).
  */
 record SshCommand(RemoteSettings remote) {
     /** {@code ssh [-p PORT] [-l USER] [-o OPT]... -- HOST 'command line'}. */
-    List<String> argv(List<String> hostArgs) {
+    List<String> argv() {
         List<String> argv = new ArrayList<>(List.of("ssh",
                 "-T",           // no terminal on the host: stdout and stderr stay apart and byte for byte
                 "-e", "none")); // the client's stdin carries frames; no byte in it may be an ssh escape
@@ -31,19 +32,17 @@ record SshCommand(RemoteSettings remote) {
         }
         argv.add("--");
         argv.add(remote.host());
-        argv.add(commandLine(hostArgs));
+        argv.add(commandLine());
         return argv;
     }
 
     /**
      * What the host's login shell runs: the keeper prelude when {@code keeper: ensure}, then
-     * {@code env NVIDB_QUEUE_NO_REMOTE=1 [NVIDB_HOME=…] NVIDB --forward-protocol=1 ARGS…} in its place.
+     * {@code env NVIDB_QUEUE_NO_REMOTE=1 [NVIDB_HOME=…] NVIDB --forward-protocol=1} in its place.
      * NVIDB_QUEUE_NO_REMOTE keeps a host that has a remote: of its own from forwarding again.
      */
-    String commandLine(List<String> hostArgs) {
-        List<String> args = new ArrayList<>(List.of(ForwardProtocol.OPTION));
-        args.addAll(hostArgs);
-        return (remote.keeperEnsure() ? keeperPrelude() : "") + "exec " + hostCommand() + " " + ShellQuote.join(args);
+    String commandLine() {
+        return (remote.keeperEnsure() ? keeperPrelude() : "") + "exec " + hostCommand() + " " + ForwardProtocol.OPTION;
     }
 
     /**
