@@ -81,6 +81,18 @@ final class QueueHostFixture implements AutoCloseable {
                 .filter(c -> c.endsWith("nvidb.cli.Main --forward-protocol=1")).isPresent()).toList();
     }
 
+    /** Waits until a forwarded command runs on the host, and a little longer, for it to reach its wait. */
+    static void awaitForwarded(Process client) throws InterruptedException {
+        java.time.Instant deadline = java.time.Instant.now().plusSeconds(60);
+        while (forwardedCommands().isEmpty()) {
+            if (!client.isAlive() || java.time.Instant.now().isAfter(deadline)) {
+                throw new AssertionError("the command never started on the host (client alive: " + client.isAlive() + ")");
+            }
+            Thread.sleep(100);
+        }
+        Thread.sleep(1500);
+    }
+
     static Path script(Path file, String body) throws IOException {
         Files.createDirectories(file.getParent());
         Files.writeString(file, "#!/bin/sh\n" + body);
