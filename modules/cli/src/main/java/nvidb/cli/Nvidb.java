@@ -55,7 +55,7 @@ public final class Nvidb implements Runnable, ContextHolder {
     }
 
     @Option(names = "--local", scope = ScopeType.INHERIT,
-            description = "Use this machine's queue even where the configuration names a queue host (remote:).")
+            description = "Use this machine's queue instead of forwarding to the queue host the configuration names (remote:).")
     void local(boolean value) {
         if (value) {
             context.setLocal(true);
