@@ -7,11 +7,9 @@
 #
 #   bench/remote-forward.sh            RUNS=20 by default
 set -eu
-runs=${RUNS:-20}
 here=$(cd -P -- "$(dirname -- "$0")" && pwd -P)
-root=${here%/*}
-nvidb=${NVIDB_BIN:-$root/distribution/target/nvidb/bin/nvidb}
-[ -x "$nvidb" ] || "$root/nvidb" --version > /dev/null
+# shellcheck source=bench/image.sh
+. "$here/image.sh"
 sshd=/usr/sbin/sshd
 [ -x $sshd ] || { echo "remote-forward: needs openssh-server ($sshd)" >&2; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/nvidb-forward-bench.XXXXXX")

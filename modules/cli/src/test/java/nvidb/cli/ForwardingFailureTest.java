@@ -3,39 +3,18 @@ package nvidb.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import nvidb.testkit.SshdFixture;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A queue host that cannot be used is an error (69) naming the host and what to fix, never a
  * fall-back to this machine's queue: nothing is created here. And the keeper prelude never
  * changes a command's answer.
  */
-class ForwardingFailureTest {
-    @TempDir
-    Path tmp;
-    QueueHostFixture q;
-
-    @BeforeEach
-    void setUp() throws Exception {
-        assumeTrue(SshdFixture.available(), "openssh-server is not installed (CI installs it)");
-        q = new QueueHostFixture(tmp);
-    }
-
-    @AfterEach
-    void tearDown() {
-        if (q != null) {
-            q.close();
-        }
-    }
-
+class ForwardingFailureTest extends QueueHostTest {
     @Test
     void anUnreachableHostIs69AndNothingLocal() {
         q.sshd.stop();

@@ -2,40 +2,17 @@ package nvidb.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.file.Path;
 import java.time.Instant;
-import nvidb.testkit.SshdFixture;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Ctrl-C on a client reaches the command on the queue host: a terminal's Ctrl-C (SIGINT to the
  * client's whole process group, ssh included) stops the host's wait, which still answers as an
  * interrupted local wait would, and nothing keeps running there.
  */
-class ForwardingInterruptTest {
-    @TempDir
-    Path tmp;
-    QueueHostFixture q;
-
-    @BeforeEach
-    void setUp() throws Exception {
-        assumeTrue(SshdFixture.available(), "openssh-server is not installed (CI installs it)");
-        q = new QueueHostFixture(tmp);
-    }
-
-    @AfterEach
-    void tearDown() {
-        if (q != null) {
-            q.close();
-        }
-    }
-
+class ForwardingInterruptTest extends QueueHostTest {
     @Test
     void ctrlCDuringAWaitStopsTheWaitOnTheHost() throws Exception {
         long id = q.host.json("job", "submit", "--gpus", "0", "--", "sleep 60").path("job").path("id").asLong();

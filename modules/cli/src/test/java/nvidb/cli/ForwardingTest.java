@@ -3,7 +3,6 @@ package nvidb.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.BufferedReader;
@@ -13,35 +12,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import nvidb.testkit.SshdFixture;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A client whose queue.yml names a queue host (remote:) runs every job and queue command there,
  * through a real sshd on loopback, and answers exactly what the host would: the same bytes on
  * stdout and stderr, the same exit code, its own machine untouched.
  */
-class ForwardingTest {
-    @TempDir
-    Path tmp;
-    QueueHostFixture q;
-
-    @BeforeEach
-    void setUp() throws Exception {
-        assumeTrue(SshdFixture.available(), "openssh-server is not installed (CI installs it)");
-        q = new QueueHostFixture(tmp);
-    }
-
-    @AfterEach
-    void tearDown() {
-        if (q != null) {
-            q.close();
-        }
-    }
-
+class ForwardingTest extends QueueHostTest {
     @Test
     void aSubmitLandsInTheHostsQueueAndTheClientHasNone() {
         JsonNode submitted = q.client.json("job", "submit", "--gpus", "0", "--no-tick", "--name", "first", "--", "true");
