@@ -60,6 +60,11 @@ client() { # client NAME KEEPER [SSH_OPTION...]
     } > "$tmp/$name/queue.yml"
 }
 client plain off
+# A host "nvidb" that answers the handshake and does nothing: what the client and ssh cost alone.
+printf '#!/bin/sh\nprintf "nvidb-forwarded/1\\n"\n' > "$tmp/noop-nvidb"
+chmod +x "$tmp/noop-nvidb"
+client noop off ControlMaster=auto "ControlPath=$tmp/cm" ControlPersist=60
+sed -i "s|  nvidb: .*|  nvidb: $tmp/noop-nvidb|" "$tmp/noop/queue.yml"
 client shared off ControlMaster=auto "ControlPath=$tmp/cm" ControlPersist=60
 client keeper ensure ControlMaster=auto "ControlPath=$tmp/cm" ControlPersist=60
 submit='job submit --json --gpus 0 --no-tick -- true'
@@ -87,11 +92,13 @@ fi
 NVIDB_HOME=$tmp/host "$nvidb" $submit > /dev/null
 # shellcheck disable=SC2086
 NVIDB_HOME=$tmp/shared "$nvidb" $submit > /dev/null   # starts the ControlMaster (it persists 60 s)
-set -- -n "the host command alone, on the host" "$host_cmd" \
+set -- -n "nvidb --version (a JVM start)" "$nvidb --version" \
+    -n "the host command alone, on the host" "$host_cmd" \
     -n "ssh true (one OpenSSH session, no sharing)" "$ssh_plain true" \
     -n "forwarded: OpenSSH, no connection sharing" "NVIDB_HOME=$tmp/plain $nvidb $submit" \
     -n "forwarded: OpenSSH, ControlMaster" "NVIDB_HOME=$tmp/shared $nvidb $submit" \
-    -n "forwarded: OpenSSH, ControlMaster, keeper: ensure" "NVIDB_HOME=$tmp/keeper $nvidb $submit"
+    -n "forwarded: OpenSSH, ControlMaster, keeper: ensure" "NVIDB_HOME=$tmp/keeper $nvidb $submit" \
+    -n "forwarded to a host that does nothing: client + ssh (ControlMaster)" "NVIDB_HOME=$tmp/noop $nvidb $submit"
 [ -z "$mina" ] || set -- "$@" -n "MINA SSHD in a fresh JVM: the host command" "$mina '$host_cmd'"
 hyperfine --style none --warmup 3 --runs "$runs" --export-json "$tmp/times.json" "$@" > /dev/null
 printf 'median ms  p90 ms  command (load average: %s)\n' "$(cut -d' ' -f1-3 /proc/loadavg 2> /dev/null || echo '?')"
