@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
@@ -62,6 +64,25 @@ class ForwardingInterruptTest extends QueueHostTest {
         assertTrue(r.err().contains("waiting interrupted; nothing was cancelled: job(s) " + id + " keep going"), r.err());
         awaitNoForwardedCommand();
         q.host.json("job", "cancel", String.valueOf(id));
+    }
+
+    @Test
+    void ctrlCBeforeTheHostAnswersCutsTheSession() throws Exception {
+        Path started = tmp.resolve("host-started");
+        Path slow = QueueHostFixture.script(tmp.resolve("host/bin/slow-nvidb"),
+                "touch '" + started + "'\nsleep 30\nexec '" + q.hostNvidb + "' \"$@\"\n");
+        q.remote(slow.toString(), "off");
+        Process ls = q.startClient("job", "ls", "--json");
+        Instant deadline = Instant.now().plusSeconds(60);
+        while (!Files.exists(started)) {
+            assertTrue(ls.isAlive() && Instant.now().isBefore(deadline), "the host never started");
+            Thread.sleep(50);
+        }
+        terminalCtrlC(ls);
+        Cli.Result r = Cli.finish(ls, 20);
+        assertEquals(130, r.exit(), r.toString());
+        assertEquals("interrupted", r.json().path("code").asText(), r.toString());
+        assertTrue(r.json().path("error").asText().startsWith("interrupted while connecting to the queue host"), r.toString());
     }
 
     /** What a terminal does on Ctrl-C: SIGINT to every process of the foreground group (the client and its ssh). */

@@ -134,8 +134,8 @@ public final class ForwardClient {
         String host = remote.host();
         if (abandonedOn != null) {
             output.error(ErrorCode.INTERRUPTED, answers.handshake()
-                    ? "interrupted again before " + host + " answered: stopped waiting for it; the command there was"
-                            + " asked to stop and may still be running (nvidb job ls shows what exists)"
+                    ? "interrupted: stopped waiting for the queue host " + host + "; the command there was asked to"
+                            + " stop and may still be running (nvidb job ls shows what exists)"
                     : "interrupted while connecting to the queue host " + host + "; the command most likely did"
                             + " not start there");
             return switch (abandonedOn) {
