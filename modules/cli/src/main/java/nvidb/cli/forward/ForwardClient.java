@@ -49,7 +49,7 @@ public final class ForwardClient {
         this.args = args.clone();
         this.words = List.copyOf(words);
         this.context = context;
-        this.ssh = new SshCommand(remote);
+        this.ssh = SshCommand.forCommand(remote, words);
     }
 
     /** Whether a command line belongs to the queue, where there is a queue host: job and queue commands. */

@@ -15,7 +15,12 @@ import nvidb.core.api.ShellQuote;
  * once, here, for the host's login shell (which OpenSSH hands the line to); that shell must be a
  * POSIX-like one (sh, bash, dash, zsh, ksh).
  */
-record SshCommand(RemoteSettings remote) {
+record SshCommand(RemoteSettings remote, boolean keeperCommand) {
+    /** @param words the command words ({@code queue keeper stop}): a keeper command gets no keeper prelude */
+    static SshCommand forCommand(RemoteSettings remote, List<String> words) {
+        return new SshCommand(remote, words.size() > 1 && words.get(0).equals("queue") && words.get(1).equals("keeper"));
+    }
+
     /** {@code ssh [-p PORT] [-l USER] [-o OPT]... -- HOST 'command line'}. */
     List<String> argv() {
         List<String> argv = new ArrayList<>(List.of("ssh",
@@ -37,12 +42,14 @@ record SshCommand(RemoteSettings remote) {
     }
 
     /**
-     * What the host's login shell runs: the keeper prelude when {@code keeper: ensure}, then
+     * What the host's login shell runs: the keeper prelude when {@code keeper: ensure} (but not
+     * before a {@code queue keeper} command, which says itself what the keeper should do), then
      * {@code env NVIDB_QUEUE_NO_REMOTE=1 [NVIDB_HOME=…] NVIDB --forward-protocol=1} in its place.
      * NVIDB_QUEUE_NO_REMOTE keeps a host that has a remote: of its own from forwarding again.
      */
     String commandLine() {
-        return (remote.keeperEnsure() ? keeperPrelude() : "") + "exec " + hostCommand() + " " + ForwardProtocol.OPTION;
+        String prelude = remote.keeperEnsure() && !keeperCommand ? keeperPrelude() : "";
+        return prelude + "exec " + hostCommand() + " " + ForwardProtocol.OPTION;
     }
 
     /**
@@ -55,7 +62,8 @@ record SshCommand(RemoteSettings remote) {
         String warning = "warning: the queue keeper on " + remote.host() + " could not be started (nvidb queue"
                 + " keeper ensure failed there); this command runs anyway, but nothing schedules jobs on "
                 + remote.host() + " between commands. Set keeper: off in remote: to skip this step.";
-        return hostCommand() + " queue keeper ensure </dev/null >/dev/null 2>&1 || echo " + ShellQuote.quote(warning) + " >&2; ";
+        return hostCommand() + " queue keeper ensure </dev/null >/dev/null 2>&1 || echo " + ShellQuote.quote(warning)
+                + " >&2; ";
     }
 
     /** {@code env NVIDB_QUEUE_NO_REMOTE=1 [NVIDB_HOME=…] NVIDB}, quoted for the host's shell. */

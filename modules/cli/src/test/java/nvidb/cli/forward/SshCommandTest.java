@@ -25,13 +25,14 @@ class SshCommandTest {
 
     @Test
     void sshGetsNoTerminalNoEscapesAndTheUsersOptions() {
-        SshCommand ssh = new SshCommand(remote("nvidb", null, false, 2222, "alice", List.of("ConnectTimeout=5", "A=b c")));
+        SshCommand ssh = SshCommand.forCommand(remote("nvidb", null, false, 2222, "alice", List.of("ConnectTimeout=5", "A=b c")),
+                List.of("job", "ls"));
         assertEquals(List.of("ssh", "-T", "-e", "none", "-p", "2222", "-l", "alice", "-o", "ConnectTimeout=5", "-o",
                 "A=b c", "--", "gpu-queue", "exec env NVIDB_QUEUE_NO_REMOTE=1 nvidb --forward-protocol=1"), ssh.argv());
         assertEquals("ssh -p 2222 alice@gpu-queue", ssh.loginHint());
         assertEquals(List.of("ssh", "-T", "-e", "none", "--", "gpu-queue",
                 "exec env NVIDB_QUEUE_NO_REMOTE=1 nvidb --forward-protocol=1"),
-                new SshCommand(remote("nvidb", null, false, null, null, List.of())).argv());
+                SshCommand.forCommand(remote("nvidb", null, false, null, null, List.of()), List.of("job", "ls")).argv());
     }
 
     @Test
@@ -42,7 +43,8 @@ class SshCommandTest {
         Path nvidb = fake(dir.resolve("nvidb"), "printf '%s\\n' \"$NVIDB_HOME\" \"$NVIDB_QUEUE_NO_REMOTE\" \"$@\" > '"
                 + out + "'\n");
         String home = tmp.resolve("home; touch " + canary).toString();
-        int exit = sh(new SshCommand(remote(nvidb.toString(), home, false, null, null, List.of())).commandLine(), tmp);
+        int exit = sh(SshCommand.forCommand(remote(nvidb.toString(), home, false, null, null, List.of()), List.of("job"))
+                .commandLine(), tmp);
         assertEquals(0, exit);
         assertEquals(List.of(home, "1", "--forward-protocol=1"), Files.readAllLines(out));
         assertFalse(Files.exists(canary));
@@ -53,7 +55,8 @@ class SshCommandTest {
         Path out = tmp.resolve("out");
         fake(Files.createDirectories(tmp.resolve("bin dir")).resolve("nvidb"),
                 "printf '%s\\n' \"$NVIDB_HOME\" > '" + out + "'\n");
-        String line = new SshCommand(remote("~/bin dir/nvidb", "~/.nvidb q", false, null, null, List.of())).commandLine();
+        String line = SshCommand.forCommand(remote("~/bin dir/nvidb", "~/.nvidb q", false, null, null, List.of()),
+                List.of("job")).commandLine();
         assertEquals(0, sh(line, tmp));
         assertEquals(List.of(tmp + "/.nvidb q"), Files.readAllLines(out));
     }
@@ -63,7 +66,8 @@ class SshCommandTest {
         Path calls = tmp.resolve("calls");
         Path nvidb = fake(tmp.resolve("nvidb"), "echo \"$*\" >> '" + calls + "'\n"
                 + "[ \"$1\" = queue ] && { echo noise; echo more noise >&2; exit 64; }\necho ran\n");
-        String line = new SshCommand(remote(nvidb.toString(), null, true, null, null, List.of())).commandLine();
+        RemoteSettings ensure = remote(nvidb.toString(), null, true, null, null, List.of());
+        String line = SshCommand.forCommand(ensure, List.of("job", "ls")).commandLine();
         ProcessBuilder pb = new ProcessBuilder("sh", "-c", line);
         pb.environment().put("HOME", tmp.toString());
         Process p = pb.start();
@@ -75,7 +79,10 @@ class SshCommandTest {
         assertTrue(stderr.startsWith("warning: the queue keeper on gpu-queue could not be started"), stderr);
         assertEquals(1, stderr.lines().count(), stderr);
         assertEquals(List.of("queue keeper ensure", "--forward-protocol=1"), Files.readAllLines(calls));
-        assertFalse(new SshCommand(remote("nvidb", null, false, null, null, List.of())).commandLine().contains("keeper"));
+        assertFalse(SshCommand.forCommand(remote("nvidb", null, false, null, null, List.of()), List.of("job", "ls"))
+                .commandLine().contains("keeper"), "keeper: off");
+        assertFalse(SshCommand.forCommand(ensure, List.of("queue", "keeper", "stop")).commandLine().contains("ensure"),
+                "a keeper command says itself what the keeper should do");
     }
 
     private static Path fake(Path file, String body) throws Exception {
