@@ -160,6 +160,10 @@ native_access=ALL-UNNAMED
 if grep -q '^module org.xerial.sqlitejdbc ' "$work/modules.txt"; then
     native_access=org.xerial.sqlitejdbc,$native_access
 fi
+# JLine's FFM terminal provider (the TUI, nvidb queue) calls the C library through the FFM API.
+if grep -q '^module org.jline.terminal.ffm ' "$work/modules.txt"; then
+    native_access=org.jline.terminal.ffm,$native_access
+fi
 sed -e "s|@ADD_MODULES@|$root_mods|" -e "s|@NATIVE_ACCESS@|$native_access|" \
     -e "s|@SQLITE_LIB@|$sqlite_lib|" -e "s|@MAIN@|$main_module/$main_class|" \
     -e "s|@VERSION@|${NVIDB_VERSION:-dev}|" \

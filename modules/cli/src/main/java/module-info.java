@@ -3,6 +3,7 @@ module nvidb.cli {
     requires nvidb.core;
     requires info.picocli;
     requires nvidb.pluginhost;
+    requires nvidb.tui;
     // sun.misc.Signal: a forwarded command relays Ctrl-C to the queue host instead of ending here.
     requires jdk.unsupported;
 

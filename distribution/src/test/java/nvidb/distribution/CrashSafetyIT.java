@@ -31,8 +31,12 @@ import org.junit.jupiter.api.io.TempDir;
  * against four local nodes, each process SIGKILLed at a random moment or left to finish, then:
  * the database passes {@code PRAGMA integrity_check}; every submit that printed an id has exactly
  * one row (a killed submit is retried with the same idempotency key, as a careful client would);
- * no attempt of a job started twice (each job's command appends its run directory to a marker
- * file); no lease is left blocking the queue; and the queue drains afterwards.
+ * no attempt of a job started twice, on one node or on two (each job's command appends its run
+ * directory to a marker file); no lease is left blocking the queue; and the queue drains afterwards.
+ * It found two ways an attempt started twice, both fixed: a pool job's place was not written before
+ * its launch, so a tick killed after the node started the job left it to be placed afresh on
+ * another node; and the launch of a killed tick, still running on the node, raced the next pass's
+ * launch of the same attempt there (now an attempt's launches take a lock in its run directory).
  *
  * <p>{@code -Dnvidb.crash.rounds=N} (default 30, the CI size), {@code -Dnvidb.crash.seed=S}
  * replays the random choices of a run (which commands, which kill delays; the machine's timing
@@ -64,16 +68,6 @@ class CrashSafetyIT {
     final Map<String, Long> acked = new LinkedHashMap<>(); // name -> the id its submit printed
     final List<String> retry = new ArrayList<>();
     final List<String> problems = new ArrayList<>();
-    /**
-     * Found by this test (issue 11, still open in part): an attempt started twice. The same-node
-     * case is fixed (a job's place is recorded before its launch; launch.sh adopts an attempt that
-     * already ran); a launch answer without a pid or an error keeps the place. Starts on two
-     * nodes still happen under load, a few in a hundred rounds: an unrecorded start on n1-n3, then
-     * within a second the recorded one on n0, with no launch failure recorded. Printed as DOUBLE
-     * START, and failed only with {@code -Dnvidb.crash.strictStarts=true} until found and fixed.
-     */
-    final List<String> knownDefects = new ArrayList<>();
-    final boolean strictStarts = Boolean.getBoolean("nvidb.crash.strictStarts");
     final Map<String, Integer> kills = new TreeMap<>();
     final Map<String, List<Long>> runtimes = new TreeMap<>(); // kind -> ms of the runs not killed
     int leftoverLeases;
@@ -146,7 +140,6 @@ class CrashSafetyIT {
                         + " unkilled runs %s%n",
                 seed, rounds, roundsMs, kills, acked.size(), rowCount(), starts.size(), lockedTicks, leftoverLeases,
                 releaseDead, waitedMs, medians());
-        knownDefects.forEach(d -> System.out.println("CrashSafetyIT: DOUBLE START (seed " + seed + "): " + d));
         assertEquals(List.of(), problems, "seed " + seed);
     }
 
@@ -308,7 +301,7 @@ class CrashSafetyIT {
             int ran = e.getValue().size();
             if (ran > attempts.getOrDefault(id, 0) || e.getValue().stream().map(l -> l.split(" ")[0]).distinct()
                     .count() < ran) {
-                (strictStarts ? problems : knownDefects).add("job " + id + " started " + ran + " times for "
+                problems.add("job " + id + " started " + ran + " times for "
                         + attempts.get(id) + " recorded attempt(s) (now " + states.get(id) + "; starts: "
                         + e.getValue() + "); events: " + events(id));
             }

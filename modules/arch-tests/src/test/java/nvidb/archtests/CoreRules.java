@@ -17,7 +17,7 @@ final class CoreRules {
     static final ArchRule CORE_NAMES_NO_PLUGIN_AND_NO_FRONT_END = noClasses()
             .that().resideInAPackage("nvidb.core..")
             .should().dependOnClassesThat().resideInAnyPackage(
-                    "nvidb.plugins..", "nvidb.cli..", "nvidb.pluginhost..",
+                    "nvidb.plugins..", "nvidb.cli..", "nvidb.tui..", "nvidb.pluginhost..",
                     "picocli..", "org.pf4j..", "org.apache.sshd..")
             .because("core reaches nodes, GPUs and notifications only through the SPI, and knows"
                     + " nothing of the command line or of how plugins are loaded");

@@ -20,7 +20,9 @@ final class HelpText {
                     "nvidb job submit --json --name train --vram 20G -- python train.py --epochs 10",
                     "nvidb queue status --json",
                     "nvidb job wait 12 --json")),
-            Map.entry("queue", List.of("nvidb queue status", "nvidb queue alerts --json", "nvidb queue tick")),
+            Map.entry("queue", List.of("nvidb queue                 # the TUI; ? lists its keys", "nvidb queue status",
+                    "nvidb queue alerts --json")),
+            Map.entry("queue tui", List.of("nvidb queue tui", "nvidb queue tui --refresh 10   # a pass every 10 s")),
             Map.entry("queue status", List.of("nvidb queue status", "nvidb queue status --json --procs")),
             Map.entry("queue nodes", List.of("nvidb queue nodes --json", "nvidb queue nodes --procs --include-ignored")),
             Map.entry("queue tick", List.of("nvidb queue tick --json",
@@ -50,6 +52,12 @@ final class HelpText {
             Map.entry("queue ignore", List.of("nvidb queue ignore offline-node", "nvidb queue ignore offline-node --json")),
             Map.entry("queue unignore", List.of("nvidb queue unignore offline-node",
                     "nvidb queue nodes --include-ignored   # finds ignored nodes")),
+            Map.entry("queue backup", List.of("nvidb queue backup --json",
+                    "nvidb queue backup --keep 14   # keep the newest 14 generated backups",
+                    "nvidb queue backup /mnt/usb/queue-before-upgrade.db")),
+            Map.entry("queue restore", List.of(
+                    "nvidb queue restore ~/.nvidb/backups/queue-20260102T030405.123456Z.db",
+                    "nvidb queue restore /mnt/usb/queue-before-upgrade.db --json")),
             Map.entry("job", List.of("nvidb job submit --json --vram 20G -- python train.py", "nvidb job ls --active",
                     "nvidb job show 12 --json")),
             Map.entry("job submit", List.of(

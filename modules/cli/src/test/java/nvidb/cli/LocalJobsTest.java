@@ -105,6 +105,17 @@ class LocalJobsTest {
         assertEquals(2, timedOut.exit(), timedOut.toString());
         assertTrue(timedOut.json().path("timed_out").asBoolean());
         assertEquals(3, cli.run("job", "wait", "999").exit());
+        long quickId = cli.json("job", "submit", "--gpus", "0", "--", "true").path("job").path("id").asLong();
+        Cli.Result partly = cli.run("job", "wait", String.valueOf(quickId), "999", "--timeout", "30", "--json");
+        assertEquals(3, partly.exit(), "an unknown id is the most serious outcome: " + partly);
+        assertEquals("completed", partly.json().path("jobs").path(0).path("state").asText(),
+                "the known job was still waited for: " + partly);
+        assertEquals("not_found", partly.json().path("code").asText());
+        assertEquals("completed", partly.json().path("results").path(0).path("state").asText());
+        assertEquals("job 999 not found", partly.json().path("results").path(1).path("error").asText());
+        Cli.Result human = cli.run("job", "wait", String.valueOf(quickId), "999");
+        assertEquals(3, human.exit());
+        assertTrue(human.err().contains("no such job: 999"), human.toString());
         Cli.Result quick = cli.run("job", "submit", "--gpus", "0", "--wait", "--json", "--", "echo done");
         assertEquals(0, quick.exit(), quick.toString());
         assertEquals("completed", quick.json().path("job").path("state").asText());

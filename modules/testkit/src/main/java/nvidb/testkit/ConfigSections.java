@@ -20,7 +20,8 @@ public final class ConfigSections {
      * @param file          the file it stands in
      * @param firstLine     the line of its first key
      * @param keysAndValues key, value, key, value, ...: a value is a String, Integer or Long, Double,
-     *                      Boolean, null, or a List of those (written on its key's line)
+     *                      Boolean, null, or a List or Map of those (written on its key's line, as
+     *                      a flow list or mapping is)
      */
     public static ConfigSection section(String path, String file, int firstLine, Object... keysAndValues) {
         if (keysAndValues.length % 2 != 0) {
@@ -38,6 +39,11 @@ public final class ConfigSections {
         return switch (v) {
             case Integer i -> new ConfigValue(i.longValue(), file, line);
             case List<?> l -> new ConfigValue(l.stream().map(item -> value(item, file, line)).toList(), file, line);
+            case Map<?, ?> m -> {
+                Map<String, ConfigValue> mapping = new LinkedHashMap<>();
+                m.forEach((k, item) -> mapping.put((String) k, value(item, file, line)));
+                yield new ConfigValue(mapping, file, line);
+            }
             case null, default -> new ConfigValue(v, file, line);
         };
     }

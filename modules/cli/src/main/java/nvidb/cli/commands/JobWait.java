@@ -16,7 +16,8 @@ import picocli.CommandLine.Option;
 @Command(name = "wait", mixinStandardHelpOptions = true, description = {
         "Block until the jobs end.",
         "Exits 0 when all completed, 1 when one ended badly, 2 when --timeout ran out with work still going",
-        "(not a failure: wait again)."})
+        "(not a failure: wait again). An unknown id does not stop the wait for the others: it is reported in",
+        "results[] and the exit code is 3."})
 public final class JobWait extends BaseCommand {
     @Mixin
     JobIdsArgument ids;
@@ -36,13 +37,20 @@ public final class JobWait extends BaseCommand {
         }
         Queue service = service();
         List<Job> known = service.jobQueries().jobsById(wanted);
-        List<Long> unknown = wanted.stream().filter(id -> known.stream().noneMatch(j -> j.id() == id)).distinct().toList();
-        if (!unknown.isEmpty()) {
-            throw NvidbException.notFound("unknown job ids: " + unknown);
-        }
-        Waiting.Outcome o = Waiting.until(service, wanted, timeout, out());
+        List<Long> waitable = wanted.stream().distinct().filter(id -> known.stream().anyMatch(j -> j.id() == id))
+                .toList();
+        // Every id that exists is waited on; an unknown one is reported, as for every several-ids command.
+        Waiting.Outcome o = waitable.isEmpty() ? new Waiting.Outcome(List.of(), false, false)
+                : Waiting.until(service, waitable, timeout, out());
+        List<Outcomes.Item> items = wanted.stream().distinct().map(id -> o.jobs().stream().filter(j -> j.id() == id)
+                .findFirst().map(j -> new Outcomes.Item(id, true, j.state().label()))
+                .orElseGet(() -> new Outcomes.Item(id, false, null))).toList();
+        Outcomes.Verdict verdict = Outcomes.verdict(items, "wait for");
         if (json()) {
             ObjectNode doc = Output.object();
+            verdict.into(doc);
+            ArrayNode results = doc.putArray("results");
+            items.forEach(item -> Outcomes.result(results, item, "wait for"));
             ArrayNode jobs = doc.putArray("jobs");
             for (Job j : o.jobs()) {
                 ObjectNode v = Views.job(j, now());
@@ -57,7 +65,9 @@ public final class JobWait extends BaseCommand {
             doc.put("interrupted", o.interrupted());
             out().document(doc);
         } else {
-            out().line(HumanViews.jobTable(o.jobs(), now(), ""));
+            if (!o.jobs().isEmpty()) {
+                out().line(HumanViews.jobTable(o.jobs(), now(), ""));
+            }
             if (logs != null) {
                 for (Job j : o.jobs()) {
                     String tail = j.runDir() == null ? "" : service.jobQueries().logs(j.id(), false, logs);
@@ -75,6 +85,7 @@ public final class JobWait extends BaseCommand {
                 out().note(o.interruptedNote());
             }
         }
-        return o.exitCode();
+        int missing = verdict.report(out());
+        return o.interrupted() || missing == 0 ? o.exitCode() : missing;
     }
 }

@@ -2,10 +2,17 @@ package nvidb.cli.commands;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
-/** {@code nvidb queue …}: the queue as a whole. */
-@Command(name = "queue", mixinStandardHelpOptions = true, description = "The queue: nodes, passes, events and alerts.")
-public final class QueueCommand implements Runnable {
+/** {@code nvidb queue …}: the queue as a whole; alone, the TUI. */
+@Command(name = "queue", mixinStandardHelpOptions = true, description = {
+    "The queue: nodes, passes, events and alerts; alone, the queue on this terminal.",
+    "",
+    "Without a subcommand (or as queue tui) it shows the cluster and lets you steer it: node cards with per-GPU"
+        + " memory bars (# memory of processes the queue did not start, = its reservations, . free), the jobs in"
+        + " dispatch order, a job's detail and log, lanes, open alerts first. j/k select, Enter detail, L log,"
+        + " c twice cancels, K/J move a pending job, t passes, ? lists every key, q quits."})
+public final class QueueCommand implements java.util.concurrent.Callable<Integer> {
     /** The subcommands, by name; the command line registers only the one it runs (start-up time). */
     public static final java.util.Map<String, java.util.function.Supplier<Object>> SUBCOMMANDS = new Subcommands()
             .add("status", QueueStatus::new)
@@ -20,13 +27,19 @@ public final class QueueCommand implements Runnable {
             .add("resume", NodeSwitch.Resume::new)
             .add("ignore", NodeSwitch.Ignore::new)
             .add("unignore", NodeSwitch.Unignore::new)
+            .add("backup", QueueBackup::new)
+            .add("restore", QueueRestore::new)
+            .add("tui", QueueTui::new)
             .map();
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    @Option(names = "--refresh", paramLabel = "SECONDS", description = "Without a subcommand: as queue tui --refresh.")
+    Double refresh;
+
     @Override
-    public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "pick a queue subcommand (status, nodes, tick, events, alerts, ack, lanes, lane, drain, resume, ignore, unignore)");
+    public Integer call() {
+        return QueueTui.launch(spec, refresh);
     }
 }

@@ -45,6 +45,7 @@ public final class QueueStatus extends BaseCommand {
         var nodes = service.nodeAdmin().nodes(includeIgnored);
         JobQueries.AlertPage alerts = service.jobQueries().alerts(false, 20);
         Map<String, Long> counts = service.jobQueries().countsByState();
+        Instant lastBackup = service.backups().lastBackupAt().orElse(null);
         if (json()) {
             ObjectNode o = Output.object();
             o.put("generated_at", Times.iso(now));
@@ -52,6 +53,7 @@ public final class QueueStatus extends BaseCommand {
             // The queue host a client forwarded this to (its remote.host); null: this machine's own queue.
             o.put("queue_host", ctx().queueHost());
             o.put("last_tick_at", Times.iso(service.lastTickAt()));
+            o.put("last_backup_at", Times.iso(lastBackup));
             var lease = service.tickLease();
             if (lease.isPresent()) {
                 ObjectNode l = o.putObject("tick_lock");
@@ -83,7 +85,8 @@ public final class QueueStatus extends BaseCommand {
             return 0;
         }
         out().line("QUEUE  " + (ctx().queueHost() == null ? "" : "host=" + ctx().queueHost() + "  ")
-                + "db=" + service.info().database() + "  last tick " + Times.age(service.lastTickAt(), now));
+                + "db=" + service.info().database() + "  last tick " + Times.age(service.lastTickAt(), now)
+                + (lastBackup == null ? "" : "  backup " + Times.age(lastBackup, now)));
         if (alerts.open() > 0) {
             out().line("");
             out().line("ALERTS  " + alerts.open() + " open (nvidb queue alerts)");

@@ -11,6 +11,7 @@ import picocli.CommandLine.Option;
 
 @Command(name = "tick", mixinStandardHelpOptions = true, description = {
         "Run one scheduler pass now (--watch N: every N seconds until Ctrl-C).",
+        "A pass ends by handing new alerts to the sinks queue.notify configures (listed under deliveries).",
         "With --watch and --json the output is JSON Lines: one compact document per pass, and a last line",
         "{summary: true, passes, dispatched, finished} when the watch is interrupted."})
 public final class QueueTick extends BaseCommand {
@@ -77,6 +78,10 @@ public final class QueueTick extends BaseCommand {
         }
         for (TickSummary.Held h : t.held()) {
             out().line("  || job " + h.id() + " held: " + h.reason());
+        }
+        for (TickSummary.Delivery d : t.deliveries()) {
+            out().line("  >> alert " + d.alertId() + " to " + d.sink() + ": " + d.outcome()
+                    + (d.error() == null ? "" : " (" + d.error() + ")"));
         }
         for (TickSummary.Problem p : t.errors()) {
             out().line("  !! " + p.subjectKey() + " " + p.subject() + ": " + p.error());

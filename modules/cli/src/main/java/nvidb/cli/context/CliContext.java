@@ -25,6 +25,7 @@ public final class CliContext implements AutoCloseable {
     private boolean local;
     private String queueHost;
     private volatile QueueAccess access; // read by the shutdown hook's thread
+    private final List<QueueAccess> more = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** A command line run inside another program (tests, embedders): empty stdin, the signals are not its own. */
     public CliContext(Map<String, String> env, Output output) {
@@ -103,9 +104,24 @@ public final class CliContext implements AutoCloseable {
     /** Core, reached through its one published package; opened on first use. */
     private QueueAccess access() {
         if (access == null) {
-            access = QueueAccess.open(env, dbPath, local, home -> SitePlugins.load(pluginFolders(home)));
+            access = openAccess();
         }
         return access;
+    }
+
+    private QueueAccess openAccess() {
+        return QueueAccess.open(env, dbPath, local, home -> SitePlugins.load(pluginFolders(home)));
+    }
+
+    /**
+     * Another queue, with a database connection of its own, for a thread of its own (a queue is
+     * used by one thread at a time): the TUI's workers. Its leases are given back and it is
+     * closed with this context.
+     */
+    public Queue openQueue() {
+        QueueAccess another = openAccess();
+        more.add(another);
+        return another.queue();
     }
 
     /** Built-in plugins plus site plugins from {@code $NVIDB_HOME/plugins} and the distribution's {@code plugins/}. */
@@ -134,6 +150,7 @@ public final class CliContext implements AutoCloseable {
         if (opened != null) {
             opened.releaseLeases();
         }
+        more.forEach(QueueAccess::releaseLeases);
     }
 
     @Override
@@ -141,5 +158,6 @@ public final class CliContext implements AutoCloseable {
         if (access != null) {
             access.close();
         }
+        more.forEach(QueueAccess::close);
     }
 }

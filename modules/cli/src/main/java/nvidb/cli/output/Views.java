@@ -11,6 +11,7 @@ import nvidb.core.api.Alert;
 import nvidb.core.api.Event;
 import nvidb.core.api.Job;
 import nvidb.core.api.Json;
+import nvidb.core.api.SinkDelivery;
 import nvidb.core.api.TickSummary;
 import nvidb.core.api.Times;
 
@@ -90,18 +91,20 @@ public final class Views {
         return o;
     }
 
+    /** The alert as its sinks receive it, with what each sink did with it. */
     public static ObjectNode alert(Alert a) {
-        ObjectNode o = Output.object();
-        o.put("id", a.id());
-        o.put("ts", Times.iso(a.ts()));
-        o.put("kind", a.kind());
-        o.put("severity", a.severity());
-        o.put("job_id", a.jobId());
-        o.put("node", a.node());
-        o.put("title", a.title());
-        o.put("detail", a.detail());
-        o.put("acknowledged_at", Times.iso(a.acknowledgedAt()));
-        o.put("notified_at", Times.iso(a.notifiedAt()));
+        ObjectNode o = a.payload();
+        ArrayNode deliveries = o.putArray("deliveries");
+        for (SinkDelivery d : a.deliveries()) {
+            ObjectNode x = deliveries.addObject();
+            x.put("sink", d.sink());
+            x.put("state", d.state());
+            x.put("delivered_at", Times.iso(d.deliveredAt()));
+            x.put("skipped_at", Times.iso(d.skippedAt()));
+            x.put("attempts", d.attempts());
+            x.put("next_try_at", Times.iso(d.nextTryAt()));
+            x.put("last_error", d.lastError());
+        }
         return o;
     }
 
@@ -220,6 +223,18 @@ public final class Views {
         }
         if (t.lockOwner() != null) {
             o.put("lock_owner", t.lockOwner());
+        }
+        if (!t.deliveries().isEmpty()) {
+            ArrayNode deliveries = o.putArray("deliveries");
+            for (TickSummary.Delivery d : t.deliveries()) {
+                ObjectNode x = deliveries.addObject();
+                x.put("alert_id", d.alertId());
+                x.put("sink", d.sink());
+                x.put("outcome", d.outcome());
+                if (d.error() != null) {
+                    x.put("error", d.error());
+                }
+            }
         }
         if (!t.held().isEmpty()) {
             ArrayNode held = o.putArray("held");

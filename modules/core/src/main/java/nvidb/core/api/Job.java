@@ -54,6 +54,13 @@ public record Job(
     public static final java.util.Comparator<Job> LANE_ORDER = java.util.Comparator
             .comparing((Job j) -> j.laneSeq() == null ? Long.MAX_VALUE : j.laneSeq()).thenComparingLong(Job::id);
 
+    /**
+     * The free pool's dispatch order: higher priority first, then earlier submission. The
+     * scheduler's pass and every view of "what starts next" (the TUI's job table) share it.
+     */
+    public static final java.util.Comparator<Job> DISPATCH_ORDER = java.util.Comparator
+            .comparingInt((Job j) -> -j.priority()).thenComparingLong(Job::id);
+
     public Job {
         Objects.requireNonNull(state, "state");
         Objects.requireNonNull(command, "command");

@@ -11,10 +11,12 @@ import java.util.List;
  * @param skippedReason why no pass ran ({@code rate_limited}, {@code locked}, {@code disabled}), or null
  * @param lockOwner     who held the lease when it was {@code locked}
  * @param isDisabled    the command ran with {@code --no-tick}
+ * @param deliveries    what the alert sinks did with the alerts after the pass (a sink that cannot
+ *                      run here is reported skipped once per process; every alert's record says it)
  */
 public record TickSummary(boolean ran, String skippedReason, String lockOwner, boolean isDisabled, int nodesUp,
                           int nodesDown, int nodesIgnored, List<Finished> finished, List<Dispatched> dispatched,
-                          List<Problem> errors, List<AlertRef> alerts, List<Held> held) {
+                          List<Problem> errors, List<AlertRef> alerts, List<Held> held, List<Delivery> deliveries) {
     public record Finished(long id, String state, Integer exitCode) {
     }
 
@@ -30,23 +32,33 @@ public record TickSummary(boolean ran, String skippedReason, String lockOwner, b
     public record Held(long id, String reason) {
     }
 
+    /**
+     * One alert handed to one sink.
+     *
+     * @param outcome {@code delivered}, {@code failed} (tried again later) or {@code skipped}
+     * @param error   why it failed or was skipped; null when delivered
+     */
+    public record Delivery(long alertId, String sink, String outcome, String error) {
+    }
+
     public TickSummary {
         finished = List.copyOf(finished);
         dispatched = List.copyOf(dispatched);
         errors = List.copyOf(errors);
         alerts = List.copyOf(alerts);
         held = List.copyOf(held);
+        deliveries = List.copyOf(deliveries);
     }
 
     public static TickSummary skipped(String why, String lockOwner) {
         return new TickSummary(false, why, lockOwner, false, 0, 0, 0, List.of(), List.of(), List.of(), List.of(),
-                List.of());
+                List.of(), List.of());
     }
 
     /** The summary of a command run with {@code --no-tick}: printed as {"skipped": "disabled"}. */
     public static TickSummary disabled() {
         return new TickSummary(false, "disabled", null, true, 0, 0, 0, List.of(), List.of(), List.of(), List.of(),
-                List.of());
+                List.of(), List.of());
     }
 
     /** Collects what the passes of one tick did; used by one thread, the tick's. */
@@ -59,6 +71,7 @@ public record TickSummary(boolean ran, String skippedReason, String lockOwner, b
         private final List<Problem> errors = new ArrayList<>();
         private final List<AlertRef> alerts = new ArrayList<>();
         private final List<Held> held = new ArrayList<>();
+        private final List<Delivery> deliveries = new ArrayList<>();
 
         public void countNode(NodeState state, boolean ignored) {
             if (ignored) {
@@ -93,9 +106,13 @@ public record TickSummary(boolean ran, String skippedReason, String lockOwner, b
             held.add(new Held(id, reason));
         }
 
+        public void delivery(Delivery delivery) {
+            deliveries.add(delivery);
+        }
+
         public TickSummary build() {
             return new TickSummary(true, null, null, false, nodesUp, nodesDown, nodesIgnored, finished, dispatched,
-                    errors, alerts, held);
+                    errors, alerts, held, deliveries);
         }
     }
 }

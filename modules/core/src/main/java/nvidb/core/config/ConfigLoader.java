@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import nvidb.core.api.Backups;
 import nvidb.core.api.ErrorCode;
 import nvidb.core.api.NvidbException;
 import nvidb.core.api.RemoteSettings;
@@ -167,10 +168,13 @@ public final class ConfigLoader {
         }
         ConfigSection m = new ConfigSection("queue.backup", v);
         m.requireKnownKeys(BACKUP_KEYS);
-        // number() refuses a negative interval.
+        // number() refuses a negative interval; none at all would back up on every daemon pass.
         double hours = m.number("interval_hours", d.intervalHours());
+        if (hours == 0) {
+            throw m.error("interval_hours", "must be more than 0 hours (such as 24, or 0.5 for every half hour), not 0");
+        }
         return new QueueSettings.BackupSettings(m.bool("enabled", d.enabled()), hours,
-                m.integer("keep", d.keep(), 0), m.string("directory", d.directory()));
+                m.integer("keep", d.keep(), Backups.MIN_KEEP), m.string("directory", d.directory()));
     }
 
     /**

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Supplier;
 import nvidb.core.api.AlertKind;
 import nvidb.core.api.ErrorCode;
@@ -359,6 +360,23 @@ public final class JobLifecycle {
             c.set(Column.PROGRESS, status).set(Column.PROGRESS_AT, now);
         }
         return c;
+    }
+
+    /** Whether the job is recorded as running from this run directory. */
+    public boolean runsIn(long id, String runDir) {
+        return store.db.read(() -> store.jobs.find(id))
+                .filter(j -> j.state() == JobState.RUNNING && Objects.equals(runDir, j.runDir())).isPresent();
+    }
+
+    /**
+     * A process was started for a job that is no longer waiting for one (cancelled while its
+     * launch was on the wire) and could not be stopped: the node owes it a kill.
+     */
+    public void owesKill(long id, String node, String runDir, int pid, Integer pgid, String reason, Instant now) {
+        store.db.write(() -> {
+            store.orphans().add(id, node, runDir, pid, pgid, reason, now);
+            return null;
+        });
     }
 
     private void owesKill(Job job, String reason, Instant now) {

@@ -67,6 +67,21 @@ final class Launcher {
                 r.runDir(), now, attempt);
         if (JobLifecycle.ifStillLegal(() -> lifecycle.start(job.id(), start, now)) != null) {
             summary.dispatched(new TickSummary.Dispatched(job.id(), c.node(), c.gpuIds(), job.lane()));
+        } else if (!lifecycle.runsIn(job.id(), r.runDir())) {
+            stopUnwanted(job, c.node(), r);
+        }
+    }
+
+    /**
+     * The job was cancelled (or purged) while its launch round trip was on the wire: what that
+     * launch just started must not keep a GPU nobody accounts for.
+     */
+    private void stopUnwanted(Job job, String node, LaunchResult r) {
+        try {
+            new NodeKills(nodes).terminate(node, r.runDir(), r.pid(), r.pgid());
+        } catch (TransportException e) {
+            lifecycle.owesKill(job.id(), node, r.runDir(), r.pid(), r.pgid(), "cancelled while it was launched",
+                    Times.now());
         }
     }
 

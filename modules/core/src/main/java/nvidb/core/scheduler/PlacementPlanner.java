@@ -27,7 +27,7 @@ import nvidb.spi.placement.PlacementRequest;
  */
 public final class PlacementPlanner {
     /** Dispatch order: higher priority first, then earlier submission. */
-    public static final Comparator<Job> ORDER = Comparator.comparingInt((Job j) -> -j.priority()).thenComparingLong(Job::id);
+    public static final Comparator<Job> ORDER = Job.DISPATCH_ORDER;
 
     /** Where a job goes. */
     public record Choice(String node, List<Integer> gpuIds) {

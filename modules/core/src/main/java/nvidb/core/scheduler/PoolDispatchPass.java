@@ -95,6 +95,9 @@ final class PoolDispatchPass {
                 break;
             }
             PlacementPlanner.Choice c = choice.get();
+            if (JobLifecycle.ifStillLegal(() -> lifecycle.place(job.id(), c.node(), c.gpuIds(), Times.now())) == null) {
+                return; // cancelled or started by another client meanwhile: nothing to launch
+            }
             int attempt = job.attempt() + 1;
             LaunchResult result;
             try {
@@ -106,6 +109,10 @@ final class PoolDispatchPass {
             }
             if (!result.started()) {
                 errors.add(c.node() + ": " + result.error());
+                if (!result.refused()) {
+                    break; // the answer proves nothing: the place stands, as for an unreachable node
+                }
+                JobLifecycle.ifStillLegal(() -> lifecycle.unplace(job.id(), Times.now()));
                 excluded.add(c.node());
                 continue;
             }

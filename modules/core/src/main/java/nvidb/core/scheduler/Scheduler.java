@@ -7,13 +7,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import nvidb.core.api.ErrorCode;
 import nvidb.core.api.Job;
 import nvidb.core.api.JobState;
 import nvidb.core.api.LaneRecord;
 import nvidb.core.api.Lease;
+import nvidb.core.api.NvidbException;
 import nvidb.core.api.TickSummary;
 import nvidb.core.api.Times;
 import nvidb.core.config.QueueConfig;
+import nvidb.core.delivery.AlertDeliveryPass;
 import nvidb.core.lifecycle.JobLifecycle;
 import nvidb.core.node.NodeConnections;
 import nvidb.core.plugins.PluginRegistry;
@@ -27,7 +30,8 @@ import nvidb.spi.placement.PlacementPolicyFactory;
  * One scheduler pass ("tick"), guarded by the {@code scheduler} lease so that many clients
  * ticking at once make one pass, not several. A tick is a sequence of passes, each its own class:
  * refresh the nodes and settle their jobs, enforce timeouts, gate dependencies, then dispatch
- * (stage lane runners' heads, start lanes without runners, start the free pool). Remote work
+ * (stage lane runners' heads, start lanes without runners, start the free pool), and after the
+ * lease is given back hand new alerts to the alert sinks ({@link AlertDeliveryPass}). Remote work
  * runs in parallel, one thread per node, so a dead node costs one timeout; every database write
  * happens on the calling thread in small transactions that other clients may observe.
  */
@@ -46,8 +50,10 @@ public final class Scheduler {
     private final LaneStagingPass staging;
     private final LaneDispatchPass lanes;
     private final PoolDispatchPass pool;
+    private final AlertDeliveryPass delivery;
 
-    public Scheduler(Store store, QueueConfig config, PluginRegistry plugins, NodeConnections nodes) {
+    public Scheduler(Store store, QueueConfig config, PluginRegistry plugins, NodeConnections nodes,
+                     AlertDeliveryPass delivery) {
         this.store = store;
         this.config = config;
         this.plugins = plugins;
@@ -62,6 +68,7 @@ public final class Scheduler {
         this.staging = new LaneStagingPass(store, config, nodes, lifecycle, launcher, kills);
         this.lanes = new LaneDispatchPass(store, nodes, launcher);
         this.pool = new PoolDispatchPass(lifecycle, launcher);
+        this.delivery = delivery;
     }
 
     public String owner() {
@@ -99,6 +106,17 @@ public final class Scheduler {
             });
         } finally {
             store.leases.release(LEASE, owner);
+        }
+        // Outside the scheduler lease: a slow sink must not hold up another client's pass or a
+        // user's operation. Delivery takes a lease of its own.
+        try {
+            delivery.run(summary);
+        } catch (NvidbException e) {
+            if (e.code() == ErrorCode.INTERRUPTED) {
+                throw e;
+            }
+            // The pass itself is done and recorded; the alerts wait for the next one.
+            summary.problem("alerts", "delivery", e.getMessage());
         }
         return summary.build();
     }

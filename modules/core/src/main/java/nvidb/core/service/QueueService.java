@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import nvidb.core.api.Backups;
 import nvidb.core.api.JobCommands;
 import nvidb.core.api.JobEdits;
 import nvidb.core.api.JobQueries;
@@ -20,12 +21,14 @@ import nvidb.core.api.Times;
 import nvidb.core.config.NvidbPaths;
 import nvidb.core.config.QueueConfig;
 import nvidb.core.config.ServerConfig;
+import nvidb.core.delivery.AlertDeliveryPass;
 import nvidb.core.lifecycle.JobLifecycle;
 import nvidb.core.node.NodeConnections;
 import nvidb.core.plugins.PluginRegistry;
 import nvidb.core.scheduler.NodeKills;
 import nvidb.core.scheduler.Scheduler;
 import nvidb.core.store.Store;
+import nvidb.spi.alert.SinkContext;
 
 /**
  * The one door from the command line into the queue: opens the store, keeps the configured nodes
@@ -48,7 +51,8 @@ public final class QueueService implements Queue {
         this.config = config;
         this.store = store;
         this.nodes = new NodeConnections(config, plugins);
-        this.scheduler = new Scheduler(store, config, plugins, nodes);
+        this.scheduler = new Scheduler(store, config, plugins, nodes,
+                new AlertDeliveryPass(store, config, plugins, new SinkContext(paths.home())));
         this.context = new ServiceContext(store, config, env, nodes, new JobLifecycle(store), new NodeKills(nodes),
                 new OperationLease(store, scheduler), this::tick);
     }
@@ -145,6 +149,11 @@ public final class QueueService implements Queue {
     @Override
     public LaneRunners laneRunners() {
         return new LaneRunnerService(context);
+    }
+
+    @Override
+    public Backups backups() {
+        return new BackupService(context, paths);
     }
 
     @Override

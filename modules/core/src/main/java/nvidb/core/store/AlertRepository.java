@@ -9,11 +9,13 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import nvidb.core.api.Alert;
 import nvidb.core.api.AlertKind;
+import nvidb.core.api.SinkDelivery;
 
-/** The {@code alerts} table. */
+/** The {@code alerts} table; each alert read comes with its per-sink deliveries. */
 public final class AlertRepository {
     private static final String INSERT =
             "INSERT INTO alerts (ts, kind, severity, job_id, node, title, detail) VALUES (?, ?, ?, ?, ?, ?, ?)";
@@ -26,9 +28,11 @@ public final class AlertRepository {
     private static final String BY_ID = "SELECT * FROM alerts WHERE id = ?";
 
     private final Database db;
+    private final DeliveryRepository deliveries;
 
     public AlertRepository(Database db) {
         this.db = db;
+        this.deliveries = new DeliveryRepository(db);
     }
 
     public long raise(Instant ts, AlertKind kind, Long jobId, String node, String title, String detail) {
@@ -102,8 +106,24 @@ public final class AlertRepository {
                             rs.getString("title"), rs.getString("detail"), Rows.instant(rs, "acknowledged_at"),
                             Rows.instant(rs, "notified_at")));
                 }
-                return out;
+                return withDeliveries(out);
             }
         }
+    }
+
+    /** The alerts with their delivery rows, read in one query over the alerts' id range. */
+    private List<Alert> withDeliveries(List<Alert> alerts) {
+        if (alerts.isEmpty()) {
+            return alerts;
+        }
+        long first = alerts.stream().mapToLong(Alert::id).min().orElseThrow();
+        long last = alerts.stream().mapToLong(Alert::id).max().orElseThrow();
+        Map<Long, List<SinkDelivery>> rows = deliveries.between(first, last);
+        List<Alert> out = new ArrayList<>(alerts.size());
+        for (Alert a : alerts) {
+            out.add(new Alert(a.id(), a.ts(), a.kind(), a.severity(), a.jobId(), a.node(), a.title(), a.detail(),
+                    a.acknowledgedAt(), a.notifiedAt(), rows.getOrDefault(a.id(), List.of())));
+        }
+        return out;
     }
 }

@@ -72,14 +72,8 @@ public final class LeaseRepository {
         }
         return db.write(() -> Rows.sql(() -> {
             Optional<Lease> current = get(name);
-            if (current.isPresent()) {
-                Lease l = current.get();
-                boolean heldByOther = l.owner() != null && !l.owner().equals(owner)
-                        && l.expiresAt() != null && l.expiresAt().isAfter(now)
-                        && !LeaseHolder.of(l.owner()).map(LeaseHolder::goneFromThisHost).orElse(false);
-                if (heldByOther) {
-                    return current;
-                }
+            if (current.isPresent() && !owner.equals(current.get().owner()) && stands(current.get(), now)) {
+                return current;
             }
             try (PreparedStatement ps = db.connection().prepareStatement(UPSERT)) {
                 Rows.bind(ps, name, owner, now, now.plus(ttl));
@@ -88,6 +82,22 @@ public final class LeaseRepository {
             HELD.add(new Held(db.path(), name, owner));
             return Optional.<Lease>empty();
         }));
+    }
+
+    /** The lease, while a holder that may still be alive holds it (what {@link #acquire} would refuse). */
+    public Optional<Lease> liveHolder(String name, Instant now) {
+        return get(name).filter(l -> stands(l, now));
+    }
+
+    /** Held, not expired, and not by a process known to be gone from this host. */
+    private static boolean stands(Lease l, Instant now) {
+        return l.owner() != null && l.expiresAt() != null && l.expiresAt().isAfter(now)
+                && !LeaseHolder.of(l.owner()).map(LeaseHolder::goneFromThisHost).orElse(false);
+    }
+
+    /** Who an owner string names, for a person: {@code process 812 on box406}, else the string itself. */
+    public static String describe(String owner) {
+        return LeaseHolder.of(owner).map(h -> "process " + h.pid() + " on " + h.host()).orElse(owner);
     }
 
     public void release(String name, String owner) {

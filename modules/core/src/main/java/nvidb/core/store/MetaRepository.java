@@ -1,11 +1,15 @@
 package nvidb.core.store;
 
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.Optional;
 
 /** Small named values: {@code last_tick_at}, {@code last_backup_at}. */
 public final class MetaRepository {
+    /** When the last backup was taken; a backup file carries its own moment too. */
+    public static final String LAST_BACKUP_AT = "last_backup_at";
     private static final String GET = "SELECT value FROM meta WHERE key = ?";
     private static final String PUT =
             "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value";
@@ -29,12 +33,17 @@ public final class MetaRepository {
 
     public void put(String key, String value) {
         Rows.sql(() -> {
-            try (PreparedStatement ps = db.connection().prepareStatement(PUT)) {
-                ps.setString(1, key);
-                ps.setString(2, value);
-                ps.executeUpdate();
-            }
+            put(db.connection(), key, value);
             return null;
         });
+    }
+
+    /** The same write on a connection of its own (a backup copy's). */
+    static void put(Connection c, String key, String value) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(PUT)) {
+            ps.setString(1, key);
+            ps.setString(2, value);
+            ps.executeUpdate();
+        }
     }
 }

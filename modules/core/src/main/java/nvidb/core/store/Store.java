@@ -6,6 +6,7 @@ public final class Store implements AutoCloseable {
     public final JobRepository jobs;
     public final EventLog events;
     public final AlertRepository alerts;
+    public final DeliveryRepository deliveries;
     public final NodeRepository nodes;
     public final LaneRepository lanes;
     public final LeaseRepository leases;
@@ -18,6 +19,7 @@ public final class Store implements AutoCloseable {
         this.jobs = new JobRepository(db);
         this.events = new EventLog(db);
         this.alerts = new AlertRepository(db);
+        this.deliveries = new DeliveryRepository(db);
         this.nodes = new NodeRepository(db);
         this.lanes = new LaneRepository(db);
         this.leases = new LeaseRepository(db);

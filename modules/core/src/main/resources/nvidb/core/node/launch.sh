@@ -11,7 +11,13 @@ case $nvidb_root in /*) ;; *) nvidb_root=$HOME/$nvidb_root ;; esac # a relative 
 d=$nvidb_root/$nvidb_run_name
 mkdir -p "$d" 2>/dev/null || { echo "NVIDB_ERROR=cannot create $d"; exit 1; }
 d=$(cd "$d" && pwd -P) || exit 1
-echo "NVIDB_DIR=$d"
+printf 'NVIDB_DIR=%s\n' "$d" # not echo: dash's echo would rewrite backslashes in the path
+if nvidb_launch_busy "$d"; then
+    nvidb_wait_while 100 nvidb_launch_busy "$d"
+    # Not NVIDB_ERROR: the other launch may still start the attempt, so the place must stand.
+    [ "$(cat "$d/launching/pid" 2>/dev/null)" = "$$" ] || { echo "another launch of $d is still going" >&2; exit 1; }
+fi
+trap 'rm -rf "$d/launching"' EXIT
 if [ -f "$d/exit_code" ] || { [ -f "$d/pid" ] && nvidb_alive "$(cat "$d/pid")" "$d"; }; then
     echo NVIDB_ADOPTED=1
     echo "NVIDB_PID=$(cat "$d/pid")"

@@ -43,6 +43,26 @@ nvidb_detach() {
 
 # Starts the run.sh of the job directory $1 detached, its output in stdout.log and stderr.log.
 # The file session says whether it has a session, and so a process group, of its own.
+# One launch of an attempt at a time: the launch of a client killed mid-launch goes on here, and
+# the next pass's launch of the same attempt must adopt what it starts, not start it again.
+# Succeeds when this shell holds the attempt's lock ($1: the run directory); frees a lock whose
+# holder died (the scheduler lease keeps a second live launcher of one attempt away).
+nvidb_lock_launch() {
+    if mkdir "$1/launching" 2>/dev/null; then
+        echo $$ > "$1/launching/pid"
+        return 0
+    fi
+    nvidb_holder=$(cat "$1/launching/pid" 2>/dev/null)
+    if [ -n "$nvidb_holder" ] && ! kill -0 "$nvidb_holder" 2>/dev/null; then
+        rm -rf "$1/launching"
+    fi
+    return 1
+}
+
+nvidb_launch_busy() {
+    ! nvidb_lock_launch "$1"
+}
+
 nvidb_start_job() {
     if command -v setsid >/dev/null 2>&1; then echo 1; else echo 0; fi > "$1/session"
     nvidb_detach "$1/stdout.log" "$1/stderr.log" "$1/run.sh"

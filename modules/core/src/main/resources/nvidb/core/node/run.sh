@@ -7,8 +7,9 @@
 
 NVIDB_JOB_DIR=$(cd "$(dirname "$0")" && pwd -P)
 export NVIDB_JOB_DIR
-echo $$ > "$NVIDB_JOB_DIR/pid.tmp" && mv -f "$NVIDB_JOB_DIR/pid.tmp" "$NVIDB_JOB_DIR/pid"
+# The group before the pid: a launch reads both once the pid file appears.
 ps -o pgid= -p $$ 2>/dev/null | tr -d ' ' > "$NVIDB_JOB_DIR/pgid"
+echo $$ > "$NVIDB_JOB_DIR/pid.tmp" && mv -f "$NVIDB_JOB_DIR/pid.tmp" "$NVIDB_JOB_DIR/pid"
 date +%s > "$NVIDB_JOB_DIR/started"
 # shellcheck disable=SC2317 # called by the EXIT trap, which shellcheck 0.9 does not follow
 nvidb_finish() {

@@ -108,7 +108,7 @@ class ConfigExamplesTest {
         assertEquals(new TreeSet<>(QUEUE_KEYS), new TreeSet<>(queue.keySet()));
         assertEquals(Set.of("enabled", "interval_hours", "keep", "directory"),
                 ((Map<String, Object>) queue.get("backup")).keySet());
-        assertEquals(Set.of("enabled", "desktop", "log", "command", "min_severity"),
+        assertEquals(Set.of("enabled", "desktop", "log", "command", "webhook", "min_severity"),
                 ((Map<String, Object>) queue.get("notify")).keySet());
         assertTrue(text.contains("# remote:"), "remote: is mentioned where it belongs");
         // Each key has its one-line comment.

@@ -133,7 +133,7 @@ class ConfigLoaderTest {
                 "  backup:",
                 "    enabled: true",
                 "    interval_hours: 6.5",
-                "    keep: 0",
+                "    keep: 3",
                 "    directory: snapshots",
                 "  notify:",
                 "    enabled: false",
@@ -161,7 +161,7 @@ class ConfigLoaderTest {
         assertEquals(2, s.laneLookahead());
         assertEquals(5.0, s.lanePollInterval());
         assertEquals(0, s.laneIdleExit());
-        assertEquals(new QueueSettings.BackupSettings(true, 6.5, 0, "snapshots"), s.backup());
+        assertEquals(new QueueSettings.BackupSettings(true, 6.5, 3, "snapshots"), s.backup());
         assertEquals(false, s.notifySettings().get("enabled"));
         assertEquals(false, s.notifySettings().get("desktop"));
         assertEquals(false, s.notifySettings().get("log"));
@@ -420,6 +420,8 @@ class ConfigLoaderTest {
                 Arguments.of("config.yml", "queue:\n  placement: diagonal\n", "queue.placement", 2),
                 Arguments.of("config.yml", "queue: 5\n", "queue", 1),
                 Arguments.of("config.yml", "queue:\n  backup:\n    keep: -1\n", "queue.backup.keep", 3),
+                Arguments.of("config.yml", "queue:\n  backup:\n    keep: 0\n", "queue.backup.keep", 3),
+                Arguments.of("config.yml", "queue:\n  backup:\n    interval_hours: 0\n", "queue.backup.interval_hours", 3),
                 Arguments.of("config.yml", "queue:\n  backup:\n    interval_hours: -2\n", "queue.backup.interval_hours", 3),
                 Arguments.of("config.yml", "queue:\n  backup:\n    every: 3\n", "queue.backup.every", 3),
                 Arguments.of("config.yml", "queue:\n  notify:\n    min_severity: info\n", "queue.notify.min_severity", 3),
@@ -490,7 +492,7 @@ class ConfigLoaderTest {
         assertTrue(refusal("config.yml", "queue:", "  headrom_mb: 0").endsWith("; did you mean headroom_mb?"));
         assertTrue(refusal("config.yml", "queue:", "  notify:", "    desktp: false")
                 .endsWith("line 3: queue.notify.desktp is not a known setting (known: command, desktop, enabled, log,"
-                        + " min_severity); did you mean desktop?"));
+                        + " min_severity, webhook); did you mean desktop?"));
         Files.delete(config);
         assertEquals("configuration " + queue + ", line 3: remote.usr is not a known setting (known: host, hostname,"
                 + " keeper, nvidb, nvidb_home, port, ssh_options, user, username); did you mean user?",

@@ -34,7 +34,7 @@ final class StubPlugins {
             "identity_files", "proxyjump", "proxy_jump", "host_key_check", "known_hosts", "ssh_config",
             "connect_timeout", "home");
     /** The keys the real alert sinks read under queue.notify. */
-    static final List<String> SINK_KEYS = List.of("log", "desktop", "command");
+    static final List<String> SINK_KEYS = List.of("log", "desktop", "command", "webhook");
 
     /**
      * spread and pack, ssh and local, nvidia-smi and wsl, and one alert sink, checking nothing and

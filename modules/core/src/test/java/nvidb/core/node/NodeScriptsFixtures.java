@@ -60,7 +60,14 @@ final class NodeScriptsFixtures {
 
     /** Runs a script with {@code sh -s}, the way the local transport does; stdout and stderr together. */
     static String sh(String script) throws Exception {
-        Process p = new ProcessBuilder("sh", "-s").redirectErrorStream(true).start();
+        return sh(script, Map.of());
+    }
+
+    /** {@link #sh(String)} with these variables added to its environment. */
+    static String sh(String script, Map<String, String> env) throws Exception {
+        ProcessBuilder b = new ProcessBuilder("sh", "-s").redirectErrorStream(true);
+        b.environment().putAll(env);
+        Process p = b.start();
         p.getOutputStream().write(script.getBytes(StandardCharsets.UTF_8));
         p.getOutputStream().close();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -48,8 +48,8 @@ class NodeScriptsTest {
                 + " printf '%s' \"$NVIDB_NODE\" > seen.node; printf '%s' \"$CUDA_VISIBLE_DEVICES\" > seen.gpus;"
                 + " cd - > /dev/null; pwd -P > \"$NVIDB_JOB_DIR/seen.pwd\"; env > \"$NVIDB_JOB_DIR/seen.all\"; exit 3";
         Job job = job(12, evil, command, workdir.toString(), env);
-        // The root without the newline and backslashes, which the echo of NVIDB_DIR= would mangle.
-        String root = tmp.resolve("jobs " + evil.replace("\n", "_").replace("\\", "_")) + "/";
+        // The root without the newline: the answer is read line by line.
+        String root = tmp.resolve("jobs " + evil.replace("\n", "_")) + "/";
         LaunchResult r = launch(new NodeScripts.LaunchSpec(job, "node " + evil, root, List.of(0, 3), 2));
         assertTrue(r.started(), String.valueOf(r));
         Path dir = Path.of(r.runDir());
@@ -94,6 +94,46 @@ class NodeScriptsTest {
         await(dir.resolve("exit_code"));
         assertEquals("143", Files.readString(dir.resolve("exit_code")).split(" ")[0]);
         assertEquals("NVIDB_SIGNALLED=0\n", sh(stop), "a job that ended is not signalled again");
+    }
+
+    @Test
+    void twoLaunchesOfOneAttemptAtOnceStartItOnceAndTheOtherAdoptsIt() throws Exception {
+        // A client killed mid-launch leaves its launch going on the node while the next pass
+        // launches the same attempt there. A setsid that takes a second holds the first launch
+        // between "nothing started yet" and the job's pid file, where the second one arrives.
+        Path bin = Files.createDirectories(tmp.resolve("bin"));
+        Path slowSetsid = bin.resolve("setsid");
+        Files.writeString(slowSetsid, "#!/bin/sh\nsleep 1\nexec /usr/bin/setsid \"$@\"\n");
+        assertTrue(slowSetsid.toFile().setExecutable(true));
+        Map<String, String> env = Map.of("PATH", bin + ":" + System.getenv("PATH"));
+        Path marker = tmp.resolve("starts");
+        NodeScripts.LaunchSpec spec = new NodeScripts.LaunchSpec(job(20, "n", "echo started >> " + marker + "; sleep 30",
+                null, Map.of()), "box", tmp.resolve("jobs").toString(), List.of(0), 1);
+        String script = NodeScripts.launch(spec);
+        java.util.concurrent.CompletableFuture<String> a = java.util.concurrent.CompletableFuture
+                .supplyAsync(() -> shUnchecked(script, env));
+        Thread.sleep(300);
+        LaunchResult second = LaunchResult.parse(sh(script, env), "");
+        LaunchResult first = LaunchResult.parse(a.get(), "");
+        try {
+            assertTrue(first.started() && second.started(), first + " / " + second);
+            assertEquals(first.pid(), second.pid(), "both name the one process");
+            assertTrue(!first.adopted() && second.adopted(), "the first started it, the second adopted it: " + second);
+            assertFalse(Files.exists(Path.of(first.runDir(), "launching")), "the lock is let go");
+            await(marker);
+            Thread.sleep(500);
+            assertEquals(List.of("started"), Files.readAllLines(marker), "one start");
+        } finally {
+            sh(NodeScripts.terminate(first.runDir(), first.pid(), first.pgid(), 1));
+        }
+    }
+
+    private static String shUnchecked(String script, Map<String, String> env) {
+        try {
+            return sh(script, env);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @Test

@@ -191,6 +191,37 @@ class PassesTest {
         assertEquals(JobState.PENDING, f.find(fits).state());
         assertTrue(f.find(fits).lastError().startsWith("launch failed: box: ssh: connect to host"),
                 f.find(fits).lastError());
+        assertEquals(PassFixture.NODE, f.find(fits).node(),
+                "the place was recorded before the round trip: the job may have started there, so it goes nowhere else");
+        assertEquals(List.of(0), f.find(fits).gpuIds());
+    }
+
+    @Test
+    void aProcessLaunchedForAJobCancelledDuringItsLaunchIsStoppedNotLeftOnTheCard() throws Exception {
+        Instant now = Instant.now();
+        f.store.db.write(() -> {
+            f.store.nodes.markUp(PassFixture.NODE, now, null, 1);
+            f.store.gpus.replace(PassFixture.NODE, List.of(gpu()));
+            return null;
+        });
+        long id = f.submit(new nvidb.core.store.JobRepository.NewJob("", "sleep 60", null, Map.of(), 0, 1, 1024, null,
+                List.of(), List.of(), null, "tester@host:1", List.of(), null, null, 0, null, null));
+        Launcher launcher = new Launcher(f.config, f.nodes, f.lifecycle);
+        PlacementPlanner.Choice place = new PlacementPlanner.Choice(PassFixture.NODE, List.of(0));
+        f.lifecycle.place(id, PassFixture.NODE, List.of(0), now);
+        nvidb.core.node.LaunchResult launched = launcher.launch(f.find(id), place, 1);
+        assertTrue(launched.started(), launched.toString());
+        ProcessHandle process = ProcessHandle.of(launched.pid()).orElseThrow();
+        // A person cancels the job while the launch's answer is still on its way back.
+        f.lifecycle.cancel(id, null, Instant.now());
+
+        TickSummary.Builder summary = new TickSummary.Builder();
+        launcher.started(f.find(id), place, launched, 1, summary);
+
+        assertTrue(summary.build().dispatched().isEmpty());
+        assertEquals(JobState.CANCELLED, f.find(id).state());
+        process.onExit().get(20, java.util.concurrent.TimeUnit.SECONDS);
+        assertFalse(process.isAlive(), "the unwanted run was stopped");
     }
 
     @Test

@@ -80,6 +80,10 @@ class MigrationsTest {
                         assertEquals("host:1", s.leases.get("scheduler").orElseThrow().owner());
                         assertEquals("gpu-box-1", s.nodes.find("gpu-box-1").orElseThrow().name());
                         assertEquals(1, s.alerts.countOpen());
+                        // An alert from before delivery existed counts as notified: never sent now.
+                        assertEquals(nvidb.core.api.Times.parse("2026-01-02T03:10:00+00:00"),
+                                s.alerts.newest(true, 1).getFirst().notifiedAt());
+                        assertEquals(false, s.deliveries.anyUnsettled());
                         assertEquals(1, s.events.since(0, null, 100).size());
                         // AUTOINCREMENT continues after the surviving rows.
                         long next = s.db.write(() -> s.jobs.insert(StoreFixtures.job("after-upgrade"),

@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.Optional;
 import nvidb.spi.alert.AlertMessage;
 import nvidb.spi.alert.AlertSink;
+import nvidb.spi.alert.DeliverySkippedException;
 
 /**
  * Shows an alert as a desktop notification: {@code notify-send} on Linux; on macOS
@@ -19,7 +20,10 @@ import nvidb.spi.alert.AlertSink;
  * as space>}, body {@code <title>[ [job J on NODE]]}, as the reference shows them.
  *
  * <p>The program is looked up on a PATH given to the constructor rather than left to the operating
- * system, so that a missing notifier is a clear message and tests can put a fake one first.
+ * system, so that a missing notifier is a clear message and tests can put a fake one first. A
+ * missing notifier is not a failure: a headless queue host has none, and retrying would not give it
+ * one. The delivery is skipped ({@link DeliverySkippedException}); a notifier that is there and
+ * fails is a failed delivery, retried later.
  */
 final class DesktopSink implements AlertSink {
 
@@ -37,7 +41,7 @@ final class DesktopSink implements AlertSink {
     }
 
     @Override
-    public void deliver(AlertMessage alert) throws IOException, InterruptedException {
+    public void deliver(AlertMessage alert) throws IOException, InterruptedException, DeliverySkippedException {
         Objects.requireNonNull(alert, "alert");
         String title = title(alert);
         String body = body(alert);
@@ -63,22 +67,22 @@ final class DesktopSink implements AlertSink {
         return where.isEmpty() ? alert.title() : alert.title() + " [" + String.join(" ", where) + "]";
     }
 
-    private List<String> linuxArgv(String title, String body) throws IOException {
-        String notifySend = find("notify-send").orElseThrow(() -> new IOException(
-                "notify-send is not on PATH, so no desktop notification can be shown; install it"
+    private List<String> linuxArgv(String title, String body) throws DeliverySkippedException {
+        String notifySend = find("notify-send").orElseThrow(() -> new DeliverySkippedException(
+                "notify-send is not on PATH, so desktop notifications are skipped; install it"
                         + " (libnotify) or set queue.notify.desktop: false"));
         // "--" ends the options: an alert title that starts with "-" is text, not an option.
         return List.of(notifySend, "--", title, body);
     }
 
-    private List<String> macArgv(String title, String body) throws IOException {
+    private List<String> macArgv(String title, String body) throws DeliverySkippedException {
         Optional<String> terminalNotifier = find("terminal-notifier");
         if (terminalNotifier.isPresent()) {
             return List.of(terminalNotifier.get(), "-title", title, "-message", body);
         }
-        String osascript = find("osascript").orElseThrow(() -> new IOException(
-                "neither terminal-notifier nor osascript is on PATH, so no desktop notification can be"
-                        + " shown; set queue.notify.desktop: false"));
+        String osascript = find("osascript").orElseThrow(() -> new DeliverySkippedException(
+                "neither terminal-notifier nor osascript is on PATH, so desktop notifications are"
+                        + " skipped; set queue.notify.desktop: false"));
         return List.of(osascript, "-e",
                 "display notification " + appleScriptString(body) + " with title " + appleScriptString(title));
     }

@@ -22,7 +22,7 @@ import nvidb.testkit.ConfigSections;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** How the three factories check and read {@code queue.notify}, through ServiceLoader as core finds them. */
+/** How the four factories check and read {@code queue.notify}, through ServiceLoader as core finds them. */
 class FactoriesTest {
 
     @TempDir
@@ -48,16 +48,18 @@ class FactoriesTest {
     }
 
     @Test
-    void threeAlertSinksAreRegistered() {
-        assertEquals(Map.of("log", PluginKind.ALERT_SINK, "command", PluginKind.ALERT_SINK, "desktop", PluginKind.ALERT_SINK),
+    void fourAlertSinksAreRegistered() {
+        assertEquals(Map.of("log", PluginKind.ALERT_SINK, "command", PluginKind.ALERT_SINK, "desktop", PluginKind.ALERT_SINK,
+                        "webhook", PluginKind.ALERT_SINK),
                 factories.values().stream().collect(Collectors.toMap(AlertSinkFactory::name, AlertSinkFactory::kind)));
     }
 
     @Test
-    void defaultsSwitchOnLogAndDesktopButNotCommand() {
+    void defaultsSwitchOnLogAndDesktopButNotCommandOrWebhook() {
         assertInstanceOf(LogSink.class, factories.get("log").create(defaults(), context()));
         assertInstanceOf(DesktopSink.class, factories.get("desktop").create(defaults(), context()));
         assertNull(factories.get("command").create(defaults(), context()));
+        assertNull(factories.get("webhook").create(defaults(), context()));
     }
 
     @Test
@@ -70,6 +72,7 @@ class FactoriesTest {
     void enabledFalseSwitchesEverySinkOff() {
         Map<String, Object> off = with("enabled", false);
         off.put("command", "cat >/dev/null");
+        off.put("webhook", "https://ntfy.example/q");
         for (AlertSinkFactory factory : factories.values()) {
             assertNull(factory.create(off, context()), factory.name());
         }
@@ -136,13 +139,50 @@ class FactoriesTest {
 
     @Test
     void aSinkLeavesOtherKeysAloneAndEmptyMeansDefault() {
-        ConfigSection others = notify("enabled", "maybe", "min_severity", "info", "webhook", java.util.List.of(1));
-        ConfigSection empty = notify("log", null, "desktop", null, "command", null);
+        ConfigSection others = notify("enabled", "maybe", "min_severity", "info", "pager", java.util.List.of(1));
+        ConfigSection empty = notify("log", null, "desktop", null, "command", null, "webhook", null);
         for (AlertSinkFactory factory : factories.values()) {
             assertDoesNotThrow(() -> factory.validate(others), factory.name());
             assertDoesNotThrow(() -> factory.validate(empty), factory.name());
             assertDoesNotThrow(() -> factory.validate(ConfigSection.empty("queue.notify")), factory.name());
         }
         assertDoesNotThrow(() -> factories.get("command").validate(notify("command", 5)), "a number is a command");
+    }
+
+    // ---------------------------------------------------------------- webhook
+
+    @Test
+    void aWebhookIsAUrlOrAMappingWithUrlTimeoutAndHeaders() {
+        WebhookSink plain = assertInstanceOf(WebhookSink.class,
+                factories.get("webhook").create(with("webhook", "https://ntfy.example/gpu-queue"), context()));
+        assertDoesNotThrow(() -> factories.get("webhook").validate(notify("webhook", "https://ntfy.example/gpu-queue")));
+        Map<String, Object> full = Map.of("url", "http://127.0.0.1:8080/hook", "timeout", 2.5,
+                "headers", Map.of("Authorization", "Bearer s3cret", "Title", "nvidb"));
+        assertDoesNotThrow(() -> factories.get("webhook").validate(notify("webhook", full)));
+        WebhookSettings settings = WebhookSettings.from(with("webhook", full)).orElseThrow();
+        assertEquals(java.time.Duration.ofMillis(2500), settings.timeout());
+        assertEquals(Map.of("Authorization", "Bearer s3cret", "Title", "nvidb"), settings.headers());
+        assertEquals("http://127.0.0.1:8080", settings.where(), "messages never show the path, which is the secret");
+        assertNull(factories.get("webhook").create(with("webhook", false), context()));
+        assertTrue(plain != null);
+    }
+
+    @Test
+    void webhookMistakesNameTheFileLineAndKey() {
+        assertEquals("configuration " + FILE + ", line 3: queue.notify.webhook.tiemout is not a known setting"
+                        + " (known: headers, timeout, url); did you mean timeout?",
+                refusal("webhook", notify("webhook", Map.of("url", "https://h/x", "tiemout", 5))));
+        assertEquals("configuration " + FILE + ", line 4: queue.notify.webhook must be an http or https URL with a"
+                        + " host, e.g. https://ntfy.sh/my-queue, not 'ntfy.sh/q'",
+                refusal("webhook", notify("log", true, "webhook", "ntfy.sh/q")));
+        assertTrue(refusal("webhook", notify("webhook", Map.of("timeout", 5))).endsWith(
+                "queue.notify.webhook.url is required: the address to POST alerts to, e.g. https://ntfy.sh/my-queue"));
+        assertTrue(refusal("webhook", notify("webhook", Map.of("url", "https://h/x", "timeout", 0))).endsWith(
+                "queue.notify.webhook.timeout must be a number of seconds above 0 and at most 60, not value '0'"));
+        assertTrue(refusal("webhook", notify("webhook", Map.of("url", "https://h/x", "timeout", 600))).contains("at most 60"));
+        assertTrue(refusal("webhook", notify("webhook", Map.of("url", "https://h/x", "headers", Map.of("Host", "x"))))
+                .contains("queue.notify.webhook.headers.Host is not a header the HTTP client may send"));
+        assertTrue(refusal("webhook", notify("webhook", true)).contains("queue.notify.webhook needs the address"));
+        assertTrue(refusal("webhook", notify("webhook", java.util.List.of("a"))).contains("must be a single value"));
     }
 }

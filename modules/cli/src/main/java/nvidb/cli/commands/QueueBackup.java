@@ -1,0 +1,61 @@
+package nvidb.cli.commands;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.OptionalInt;
+import nvidb.cli.output.Output;
+import nvidb.core.api.Backups;
+import nvidb.core.api.NvidbException;
+import nvidb.core.api.Times;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+@Command(name = "backup", mixinStandardHelpOptions = true, description = {
+        "Snapshot the queue database while the queue keeps working.",
+        "SQLite's online backup (writers are not paused), checked with PRAGMA",
+        "quick_check, published under a name that did not exist: an existing file is",
+        "never replaced. Without PATH: queue-<UTC time>.db in $NVIDB_HOME/backups (or",
+        "queue.backup.directory), keeping the newest queue.backup.keep generated ones."})
+public final class QueueBackup extends BaseCommand {
+    @Parameters(index = "0", arity = "0..1", paramLabel = "PATH",
+            description = "A new file to write, or a directory for a generated name in it.")
+    String path;
+
+    @Option(names = "--keep", paramLabel = "N", description = "Keep the newest N generated backups in the directory"
+            + " written to (N ≥ 1; default queue.backup.keep in the backup directory, no rotation in a directory you name).")
+    Integer keep;
+
+    @Override
+    protected int execute() {
+        if (path != null && path.isBlank()) {
+            throw NvidbException.usage("PATH is empty; name a new file or a directory, or leave PATH out");
+        }
+        Backups.Backup b = service().backups().take(Optional.ofNullable(path).map(Path::of),
+                keep == null ? OptionalInt.empty() : OptionalInt.of(keep));
+        if (json()) {
+            ObjectNode o = Output.object();
+            o.put("ok", true);
+            put(o, b);
+            out().document(o);
+        } else {
+            out().line("backed up " + b.source() + " to " + b.path() + " (" + b.bytes() + " bytes, quick_check "
+                    + b.quickCheck() + ", " + b.tookMs() + " ms"
+                    + (b.removed().isEmpty() ? "" : "; removed " + b.removed().size() + " older backup(s)") + ")");
+        }
+        return 0;
+    }
+
+    /** A backup's keys, shared with {@code queue restore}'s {@code previous}. */
+    static void put(ObjectNode o, Backups.Backup b) {
+        o.put("path", b.path().toString());
+        o.put("source", b.source().toString());
+        o.put("created_at", Times.iso(b.createdAt()));
+        o.put("bytes", b.bytes());
+        o.put("took_ms", b.tookMs());
+        o.put("quick_check", b.quickCheck());
+        var removed = o.putArray("removed");
+        b.removed().forEach(p -> removed.add(p.toString()));
+    }
+}

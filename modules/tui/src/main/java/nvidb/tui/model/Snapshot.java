@@ -1,0 +1,53 @@
+package nvidb.tui.model;
+
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import nvidb.core.api.Alert;
+import nvidb.core.api.Job;
+import nvidb.core.api.LaneQueries.LaneView;
+import nvidb.core.api.NodeAdmin.NodeView;
+
+/**
+ * What the queue looked like at one read of the database: the nodes as their last probe left
+ * them, the active jobs, the latest finished ones, the lanes and the open alerts. Read off the UI
+ * thread, then handed over whole.
+ *
+ * @param active     pending and running jobs, in no particular order
+ * @param finished   the newest finished jobs, newest first
+ * @param openAlerts the newest open alerts, oldest first; {@code openAlertCount} counts them all
+ */
+public record Snapshot(Instant takenAt, String database, Instant lastTickAt, long headroomMb, List<NodeView> nodes,
+                       List<Job> active, List<Job> finished, List<LaneView> lanes, List<Alert> openAlerts,
+                       long openAlertCount) {
+    public static final Snapshot EMPTY = new Snapshot(null, "", null, 0, List.of(), List.of(), List.of(), List.of(),
+            List.of(), 0);
+
+    public Snapshot {
+        nodes = List.copyOf(nodes);
+        active = List.copyOf(active);
+        finished = List.copyOf(finished);
+        lanes = List.copyOf(lanes);
+        openAlerts = List.copyOf(openAlerts);
+    }
+
+    /** A job this snapshot knows (active or recently finished). */
+    public Optional<Job> job(long id) {
+        return Optional.ofNullable(jobsById().get(id));
+    }
+
+    /** Every job this snapshot holds, by id. */
+    public Map<Long, Job> jobsById() {
+        Map<Long, Job> byId = new HashMap<>();
+        finished.forEach(j -> byId.put(j.id(), j));
+        active.forEach(j -> byId.put(j.id(), j));
+        return byId;
+    }
+
+    /** The lane a job is queued or running in, as the lanes view shows it. */
+    public Optional<LaneView> lane(String name) {
+        return lanes.stream().filter(l -> l.lane().name().equals(name)).findFirst();
+    }
+}
