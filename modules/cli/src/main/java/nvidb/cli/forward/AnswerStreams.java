@@ -100,7 +100,9 @@ final class AnswerStreams {
                         continue;
                     }
                     synchronized (lock) {
-                        if (line.toString(StandardCharsets.UTF_8).equals(ForwardProtocol.HANDSHAKE)) {
+                        String text = line.toString(StandardCharsets.UTF_8);
+                        // A terminal on the host (the TUI) ends the line with \r\n.
+                        if (text.equals(ForwardProtocol.HANDSHAKE) || text.equals(ForwardProtocol.HANDSHAKE + "\r")) {
                             decide(true);
                         } else {
                             keep(preamble, line.toByteArray());

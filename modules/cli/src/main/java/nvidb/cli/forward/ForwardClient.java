@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import nvidb.cli.commands.QueueCommand;
 import nvidb.cli.context.CliContext;
 import nvidb.cli.output.Output;
 import nvidb.core.api.ErrorCode;
@@ -40,6 +41,7 @@ public final class ForwardClient {
     private volatile AnswerStreams answers;
     private volatile RequestStream requests;
     private volatile String abandonedOn;
+    private boolean onTerminal;
 
     /**
      * @param words the command words of {@code args} ({@code job submit}), options left out
@@ -81,7 +83,15 @@ public final class ForwardClient {
                     + " machine is on " + remote.host() + " (remote: in " + remote.origin() + "): install"
                     + " openssh-client, or add --local to use this machine's own queue");
         }
-        ProcessBuilder builder = new ProcessBuilder(signalsIgnored(ssh.argv()));
+        ForwardProtocol.Header header = new ForwardProtocol.Header(List.of(args), carriedEnv(), output.terminal(),
+                remote.host(), files);
+        onTerminal = tuiOnTerminal();
+        ProcessBuilder builder = new ProcessBuilder(onTerminal
+                ? SshCommand.onTerminal(remote, words, ForwardProtocol.encode(header)).argv()
+                : signalsIgnored(ssh.argv()));
+        if (onTerminal) {
+            builder.redirectInput(ProcessBuilder.Redirect.INHERIT); // the keys go to the host's terminal
+        }
         builder.environment().clear();
         builder.environment().putAll(context.env());
         try {
@@ -91,16 +101,34 @@ public final class ForwardClient {
         }
         answers = new AnswerStreams(process.getInputStream(), process.getErrorStream(), output.out(), output.err());
         answers.start();
-        requests = new RequestStream(process.getOutputStream());
-        requests.header(new ForwardProtocol.Header(List.of(args), carriedEnv(), output.terminal(), remote.host(), files));
-        requests.pump(context.stdin());
         int code;
-        try (ClientSignals relay = context.ownsProcess() ? ClientSignals.relay(this::onSignal) : ClientSignals.none()) {
-            code = waitFor();
+        if (onTerminal) {
+            code = waitFor(); // Ctrl-C is a key of the TUI's there: ssh holds this terminal raw
+        } else {
+            requests = new RequestStream(process.getOutputStream());
+            requests.header(header);
+            requests.pump(context.stdin());
+            try (ClientSignals relay = context.ownsProcess() ? ClientSignals.relay(this::onSignal) : ClientSignals.none()) {
+                code = waitFor();
+            }
         }
         answers.awaitEnd(Duration.ofSeconds(5));
-        requests.close();
+        if (requests != null) {
+            requests.close();
+        }
         return outcome(code);
+    }
+
+    /**
+     * The TUI ({@code nvidb queue}, {@code queue tui}) where this process has a terminal: it runs
+     * on a terminal of its own on the host. Elsewhere it is forwarded as any command, and answers
+     * as it would here without a terminal.
+     */
+    private boolean tuiOnTerminal() {
+        if (!context.output().terminal() || !words.getFirst().equals("queue")) {
+            return false;
+        }
+        return words.size() == 1 || words.get(1).equals("tui") || !QueueCommand.SUBCOMMANDS.containsKey(words.get(1));
     }
 
     /**
@@ -121,8 +149,17 @@ public final class ForwardClient {
         try {
             return process.waitFor();
         } catch (InterruptedException e) {
-            // The JVM is shutting down (SIGHUP): leave nothing behind.
+            // The JVM is shutting down (SIGHUP, or a signal while the TUI holds the terminal): leave
+            // nothing behind. ssh on a terminal takes SIGTERM and gives the terminal back first.
             abandonedOn = "HUP";
+            if (onTerminal) {
+                process.destroy();
+                try {
+                    process.waitFor(2, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (InterruptedException again) {
+                    // kill it below
+                }
+            }
             process.destroyForcibly();
             Thread.currentThread().interrupt();
             return -1;

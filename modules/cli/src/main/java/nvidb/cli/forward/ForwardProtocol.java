@@ -35,6 +35,11 @@ final class ForwardProtocol {
     /** The first argument on the host; nothing else selects the host side. */
     static final String OPTION = "--forward-protocol=" + VERSION;
     static final String OPTION_PREFIX = "--forward-protocol=";
+    /**
+     * The second argument on the host when the header travels on the command line instead (base64,
+     * so no shell and no locale touch it): the TUI, whose stdin is a terminal there, not frames.
+     */
+    static final String HEADER_OPTION = "--forward-header=";
     /** The host's first line on stdout. */
     static final String HANDSHAKE = "nvidb-forwarded/" + VERSION;
 
@@ -116,6 +121,25 @@ final class ForwardProtocol {
             files.add(new FileArgument(in.readInt(), readString(in), readBlock(in)));
         }
         return new Header(args, env, terminal, queueHost, files);
+    }
+
+    /** The header as one command-line word: base64 of what {@link #write} writes. */
+    static String encode(Header h) {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try {
+            write(new DataOutputStream(bytes), h);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e); // a byte array does not fail
+        }
+        return java.util.Base64.getEncoder().encodeToString(bytes.toByteArray());
+    }
+
+    static Header decode(String word) throws IOException {
+        try {
+            return read(new DataInputStream(new java.io.ByteArrayInputStream(java.util.Base64.getDecoder().decode(word))));
+        } catch (IllegalArgumentException e) {
+            throw new IOException("a header that is not base64", e);
+        }
     }
 
     static void writeBlock(DataOutputStream out, byte[] bytes) throws IOException {

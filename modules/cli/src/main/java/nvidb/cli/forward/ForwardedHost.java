@@ -70,12 +70,17 @@ public final class ForwardedHost {
             return new Session(args, plain, code, List.of(), null);
         }
         output.raw(ForwardProtocol.HANDSHAKE + "\n");
-        DataInputStream in = new DataInputStream(new BufferedInputStream(new FileInputStream(FileDescriptor.in)));
+        // On a terminal (the TUI) the header is the next argument and stdin is the terminal; else
+        // the header and then the frames come over stdin.
+        boolean terminal = args.length > 1 && args[1].startsWith(ForwardProtocol.HEADER_OPTION);
+        DataInputStream in = terminal ? null
+                : new DataInputStream(new BufferedInputStream(new FileInputStream(FileDescriptor.in)));
         List<Path> files = new ArrayList<>();
         List<String> command;
         ForwardProtocol.Header header;
         try {
-            header = ForwardProtocol.read(in);
+            header = terminal ? ForwardProtocol.decode(args[1].substring(ForwardProtocol.HEADER_OPTION.length()))
+                    : ForwardProtocol.read(in);
             command = new ArrayList<>(header.args());
             for (ForwardProtocol.FileArgument f : header.files()) {
                 if (f.index() < 0 || f.index() >= command.size()) {
@@ -97,6 +102,11 @@ public final class ForwardedHost {
         Map<String, String> commandEnv = new HashMap<>(env);
         commandEnv.putAll(header.env());
         output.setTerminal(header.terminal());
+        if (terminal) {
+            CliContext context = new CliContext(commandEnv, output, System.in, true);
+            context.setQueueHost(header.queueHost());
+            return new Session(command.toArray(String[]::new), context, null, files, null);
+        }
         HostInput stdin = new HostInput();
         System.setIn(stdin);
         CliContext context = new CliContext(commandEnv, output, stdin, true);

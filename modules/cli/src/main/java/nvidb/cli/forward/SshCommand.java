@@ -15,17 +15,30 @@ import nvidb.core.api.ShellQuote;
  * once, here, for the host's login shell (which OpenSSH hands the line to); that shell must be a
  * POSIX-like one (sh, bash, dash, zsh, ksh).
  */
-record SshCommand(RemoteSettings remote, boolean keeperCommand) {
+record SshCommand(RemoteSettings remote, boolean keeperCommand, String terminalHeader) {
     /** @param words the command words ({@code queue keeper stop}): a keeper command gets no keeper prelude */
     static SshCommand forCommand(RemoteSettings remote, List<String> words) {
-        return new SshCommand(remote, words.size() > 1 && words.get(0).equals("queue") && words.get(1).equals("keeper"));
+        return new SshCommand(remote, keeperCommand(words), null);
+    }
+
+    /**
+     * For the TUI on this terminal: a terminal on the host too ({@code ssh -tt}, whose stdin is
+     * this one's), and the header on the command line, base64 ({@link ForwardProtocol#HEADER_OPTION}).
+     */
+    static SshCommand onTerminal(RemoteSettings remote, List<String> words, String header) {
+        return new SshCommand(remote, keeperCommand(words), header);
+    }
+
+    private static boolean keeperCommand(List<String> words) {
+        return words.size() > 1 && words.get(0).equals("queue") && words.get(1).equals("keeper");
     }
 
     /** {@code ssh [-p PORT] [-l USER] [-o OPT]... -- HOST 'command line'}. */
     List<String> argv() {
         List<String> argv = new ArrayList<>(List.of("ssh",
-                "-T",           // no terminal on the host: stdout and stderr stay apart and byte for byte
-                "-e", "none")); // the client's stdin carries frames; no byte in it may be an ssh escape
+                // No terminal on the host, so stdout and stderr stay apart and byte for byte; the TUI gets one.
+                terminalHeader == null ? "-T" : "-tt",
+                "-e", "none")); // stdin carries frames, or a TUI's keys: no byte of it may be an ssh escape
         if (remote.port() != null) {
             argv.addAll(List.of("-p", remote.port().toString()));
         }
@@ -49,7 +62,8 @@ record SshCommand(RemoteSettings remote, boolean keeperCommand) {
      */
     String commandLine() {
         String prelude = remote.keeperEnsure() && !keeperCommand ? keeperPrelude() : "";
-        return prelude + "exec " + hostCommand() + " " + ForwardProtocol.OPTION;
+        return prelude + "exec " + hostCommand() + " " + ForwardProtocol.OPTION
+                + (terminalHeader == null ? "" : " " + ForwardProtocol.HEADER_OPTION + terminalHeader);
     }
 
     /**

@@ -34,6 +34,11 @@ class ForwardProtocolTest {
         assertEquals("--script=", read.files().getFirst().prefix());
         assertArrayEquals(script, read.files().getFirst().content());
 
+        ForwardProtocol.Header word = ForwardProtocol.decode(ForwardProtocol.encode(sent));
+        assertEquals(sent.args(), word.args(), "as one command-line word, too");
+        assertEquals(sent.env(), word.env());
+        assertThrows(IOException.class, () -> ForwardProtocol.decode("not base64!"));
+
         byte[] cut = Arrays.copyOf(bytes.toByteArray(), bytes.size() - 1);
         assertThrows(EOFException.class, () -> ForwardProtocol.read(new DataInputStream(new ByteArrayInputStream(cut))),
                 "a header cut short is no header: the host runs nothing");

@@ -30,6 +30,11 @@ class SshCommandTest {
         assertEquals(List.of("ssh", "-T", "-e", "none", "-p", "2222", "-l", "alice", "-o", "ConnectTimeout=5", "-o",
                 "A=b c", "--", "gpu-queue", "exec env NVIDB_QUEUE_NO_REMOTE=1 nvidb --forward-protocol=1"), ssh.argv());
         assertEquals("ssh -p 2222 alice@gpu-queue", ssh.loginHint());
+        List<String> tui = SshCommand.onTerminal(remote("nvidb", null, false, null, null, List.of()), List.of("queue"),
+                "AAAA+/=").argv();
+        assertEquals(List.of("ssh", "-tt", "-e", "none", "--", "gpu-queue",
+                "exec env NVIDB_QUEUE_NO_REMOTE=1 nvidb --forward-protocol=1 --forward-header=AAAA+/="), tui,
+                "the TUI gets a terminal there, and its header as an argument");
         assertEquals(List.of("ssh", "-T", "-e", "none", "--", "gpu-queue",
                 "exec env NVIDB_QUEUE_NO_REMOTE=1 nvidb --forward-protocol=1"),
                 SshCommand.forCommand(remote("nvidb", null, false, null, null, List.of()), List.of("job", "ls")).argv());
