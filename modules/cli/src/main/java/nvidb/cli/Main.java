@@ -1,6 +1,10 @@
 package nvidb.cli;
 
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.channels.Channels;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -20,7 +24,7 @@ public final class Main {
         Output output = Output.system();
         // A command a client forwarded here: set up as the client had typed it, then run as any other.
         ForwardedHost.Session forwarded = ForwardedHost.handles(args) ? ForwardedHost.accept(args, env, output) : null;
-        CliContext context = forwarded != null ? forwarded.context() : new CliContext(env, output, System.in, true);
+        CliContext context = forwarded != null ? forwarded.context() : new CliContext(env, output, stdin(), true);
         ShutdownGuard guard = ShutdownGuard.install(context);
         int code;
         if (forwarded == null) {
@@ -32,6 +36,14 @@ public final class Main {
         }
         guard.finished();
         System.exit(code);
+    }
+
+    /**
+     * This process's stdin, read through a channel: closing it ends a read that blocks in another
+     * thread (a forwarded command passes stdin on), which the JVM would otherwise wait for at exit.
+     */
+    private static InputStream stdin() {
+        return Channels.newInputStream(new FileInputStream(FileDescriptor.in).getChannel());
     }
 
     /**

@@ -5,6 +5,8 @@ import java.io.DataInputStream;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.IOException;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -28,7 +30,7 @@ public final class ForwardedHost {
      * One accepted forwarded command: run {@link #args()} in {@link #context()}, unless
      * {@link #refusal()} is an exit code to end with at once.
      */
-    public record Session(String[] args, CliContext context, Integer refusal, List<Path> files, Runnable relay)
+    public record Session(String[] args, CliContext context, Integer refusal, List<Path> files, Relay relay)
             implements AutoCloseable {
         /**
          * Starts taking the client's frames (stdin, Ctrl-C). Called once the command's shutdown
@@ -36,13 +38,19 @@ public final class ForwardedHost {
          */
         public void listen() {
             if (relay != null) {
-                Thread.ofPlatform().daemon().name("nvidb-forwarded-stdin").start(relay);
+                Thread.ofPlatform().daemon().name("nvidb-forwarded-stdin").start(relay::run);
             }
         }
 
-        /** Removes the files the client sent (a script): they were the command's input only. */
+        /**
+         * The command is done: stops taking frames, and removes the files the client sent (a
+         * script), which were the command's input only.
+         */
         @Override
         public void close() {
+            if (relay != null) {
+                relay.stop();
+            }
             for (Path file : files) {
                 try {
                     Files.deleteIfExists(file);
@@ -73,8 +81,8 @@ public final class ForwardedHost {
         // On a terminal (the TUI) the header is the next argument and stdin is the terminal; else
         // the header and then the frames come over stdin.
         boolean terminal = args.length > 1 && args[1].startsWith(ForwardProtocol.HEADER_OPTION);
-        DataInputStream in = terminal ? null
-                : new DataInputStream(new BufferedInputStream(new FileInputStream(FileDescriptor.in)));
+        FileChannel channel = terminal ? null : new FileInputStream(FileDescriptor.in).getChannel();
+        DataInputStream in = terminal ? null : new DataInputStream(new BufferedInputStream(Channels.newInputStream(channel)));
         List<Path> files = new ArrayList<>();
         List<String> command;
         ForwardProtocol.Header header;
@@ -111,29 +119,56 @@ public final class ForwardedHost {
         System.setIn(stdin);
         CliContext context = new CliContext(commandEnv, output, stdin, true);
         context.setQueueHost(header.queueHost());
-        return new Session(command.toArray(String[]::new), context, null, files, () -> relay(in, stdin));
+        return new Session(command.toArray(String[]::new), context, null, files, new Relay(channel, in, stdin));
     }
 
     /**
      * The client's frames, for as long as the command runs: its stdin, and its signals raised
      * here so that the command stops exactly as it would on a Ctrl-C of its own. The stream
      * ending without a word is the client gone (a dropped connection): a hang-up.
+     *
+     * <p>Read through a channel so that {@link #stop()} can end a read that blocks: the JVM waits
+     * up to 300 ms at exit for a thread stuck in a native read, which every command would pay.
      */
-    private static void relay(DataInputStream in, HostInput stdin) {
-        try {
-            while (true) {
-                byte kind = in.readByte();
-                switch (kind) {
-                    case ForwardProtocol.DATA -> stdin.add(ForwardProtocol.readBlock(in));
-                    case ForwardProtocol.END -> stdin.end();
-                    case ForwardProtocol.INTERRUPT -> raise("INT");
-                    case ForwardProtocol.TERMINATE -> raise("TERM");
-                    default -> throw new IOException("an unknown frame " + kind);
+    public static final class Relay {
+        private final FileChannel channel;
+        private final DataInputStream in;
+        private final HostInput stdin;
+        private volatile boolean stopped;
+
+        Relay(FileChannel channel, DataInputStream in, HostInput stdin) {
+            this.channel = channel;
+            this.in = in;
+            this.stdin = stdin;
+        }
+
+        void run() {
+            try {
+                while (true) {
+                    byte kind = in.readByte();
+                    switch (kind) {
+                        case ForwardProtocol.DATA -> stdin.add(ForwardProtocol.readBlock(in));
+                        case ForwardProtocol.END -> stdin.end();
+                        case ForwardProtocol.INTERRUPT -> raise("INT");
+                        case ForwardProtocol.TERMINATE -> raise("TERM");
+                        default -> throw new IOException("an unknown frame " + kind);
+                    }
+                }
+            } catch (IOException e) {
+                stdin.end();
+                if (!stopped) {
+                    raise("HUP");
                 }
             }
-        } catch (IOException e) {
-            stdin.end();
-            raise("HUP");
+        }
+
+        void stop() {
+            stopped = true;
+            try {
+                channel.close();
+            } catch (IOException e) {
+                // the process ends next
+            }
         }
     }
 
