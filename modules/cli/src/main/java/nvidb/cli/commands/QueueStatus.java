@@ -51,6 +51,8 @@ public final class QueueStatus extends BaseCommand {
             ObjectNode o = Output.object();
             o.put("generated_at", Times.iso(now));
             o.put("db_path", service.info().database().toString());
+            // The queue host a client forwarded this to (its remote.host); null: this machine's own queue.
+            o.put("queue_host", ctx().queueHost());
             o.put("last_tick_at", Times.iso(service.lastTickAt()));
             o.put("last_backup_at", Times.iso(lastBackup));
             var lease = service.tickLease();
@@ -85,7 +87,8 @@ public final class QueueStatus extends BaseCommand {
             out().document(o);
             return 0;
         }
-        out().line("QUEUE  db=" + service.info().database() + "  last tick " + Times.age(service.lastTickAt(), now)
+        out().line("QUEUE  " + (ctx().queueHost() == null ? "" : "host=" + ctx().queueHost() + "  ")
+                + "db=" + service.info().database() + "  last tick " + Times.age(service.lastTickAt(), now)
                 + (lastBackup == null ? "" : "  backup " + Times.age(lastBackup, now))
                 + service.daemon().map(d -> "  daemon " + d.describe()).orElse("") + keeperNote());
         if (alerts.open() > 0) {
