@@ -31,10 +31,17 @@ class ForwardedTuiTest extends QueueHostTest {
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void theTuiShowsTheHostsQueueAndTakesItsKeys() throws Exception {
-        q.host.json("job", "submit", "--gpus", "0", "--no-tick", "--name", "from-the-host", "--", "true");
-        assertEquals("0", runTui("q"), "q quits with 0");
-        assertEquals("130", runTui("C-c"), "Ctrl-C is the TUI's key there, and its 130 comes back");
-        assertFalse(Files.exists(q.client.database()), "the client has no queue of its own");
+        // A job that stays active: the TUI's own passes start it, and a finished job would leave
+        // the default (active) view before the second TUI looks.
+        long id = q.host.json("job", "submit", "--gpus", "0", "--no-tick", "--name", "from-the-host", "--", "sleep 300")
+                .path("job").path("id").asLong();
+        try {
+            assertEquals("0", runTui("q"), "q quits with 0");
+            assertEquals("130", runTui("C-c"), "Ctrl-C is the TUI's key there, and its 130 comes back");
+            assertFalse(Files.exists(q.client.database()), "the client has no queue of its own");
+        } finally {
+            q.host.run("job", "cancel", String.valueOf(id));
+        }
     }
 
     /** Starts the forwarded TUI in tmux, waits for the host's job on the screen, types {@code key}: the exit code. */

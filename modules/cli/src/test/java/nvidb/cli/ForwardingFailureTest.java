@@ -99,10 +99,30 @@ class ForwardingFailureTest extends QueueHostTest {
         Cli.Result ensured = q.client.run("job", "show", "1", "--no-tick", "--json");
         assertEquals(quiet.exit(), ensured.exit(), ensured.toString());
         assertEquals(quiet.out(), ensured.out(), "stdout is the command's alone");
-        // This nvidb has no keeper yet: queue keeper ensure fails there, said once, on stderr.
+        // No keeper is installed on the host: queue keeper ensure fails there, said once, on stderr.
         String warning = "warning: the queue keeper on 127.0.0.1 could not be started";
         assertEquals(1, ensured.err().lines().filter(l -> l.startsWith(warning)).count(), ensured.err());
         assertEquals(ensured.err().lines().count(), 1L, ensured.err());
+    }
+
+    @Test
+    void keeperEnsureStartsTheHostsStoppedKeeperInTheSameRoundTrip() throws Exception {
+        Cli.Result installed = q.host.run("queue", "keeper", "install", "--nvidb", q.hostNvidb.toString(),
+                "--interval", "5", "--json");
+        assertEquals(0, installed.exit(), installed.toString());
+        try {
+            assertEquals(1, q.host.run("queue", "keeper", "status").exit(), "installed, not started");
+            q.remote(q.hostNvidb.toString(), "ensure");
+            Cli.Result r = q.client.run("job", "ls", "--no-tick", "--json");
+            assertEquals(0, r.exit(), r.toString());
+            assertEquals("", r.err(), "a keeper that could be started is not worth a word");
+            Cli.Result status = q.host.run("queue", "keeper", "status", "--json");
+            assertEquals(0, status.exit(), "the forwarded command started it: " + status);
+            assertTrue(status.json().path("keeper").path("up").asBoolean(), status.toString());
+        } finally {
+            q.host.run("queue", "keeper", "stop");
+            q.host.run("queue", "keeper", "uninstall");
+        }
     }
 
     @Test
