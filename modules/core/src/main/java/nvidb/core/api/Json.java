@@ -192,7 +192,8 @@ public final class Json {
 
     /** A stored list of numbers (ids): non-numbers are skipped, unreadable text reads as empty. */
     public static List<Long> longs(String text) {
-        if (text == null || text.isBlank()) {
+        // "[]" is what most rows hold (no dependencies, no GPUs): no parser for it.
+        if (text == null || text.isBlank() || text.equals("[]")) {
             return new ArrayList<>();
         }
         List<Long> streamed = streamedArray(text, JsonToken.VALUE_NUMBER_INT,
@@ -220,7 +221,7 @@ public final class Json {
 
     /** A stored list of strings (tags): other values as their text, unreadable text reads as empty. */
     public static List<String> strings(String text) {
-        if (text == null || text.isBlank()) {
+        if (text == null || text.isBlank() || text.equals("[]")) {
             return new ArrayList<>();
         }
         List<String> streamed = streamedArray(text, JsonToken.VALUE_STRING, JsonParser::getText);
@@ -236,7 +237,7 @@ public final class Json {
 
     /** A stored map of strings (env), in its stored order; unreadable text reads as empty. */
     public static Map<String, String> stringMap(String text) {
-        if (text == null || text.isBlank()) {
+        if (text == null || text.isBlank() || text.equals("{}")) {
             return new LinkedHashMap<>();
         }
         try (JsonParser p = parser(text)) {
