@@ -38,10 +38,15 @@ public final class StreamedDocument {
         void produce(Consumer<JsonNode> element);
     }
 
+    /** {@code value} null prints {@code null}, as {@code ObjectNode.set} does. */
     public StreamedDocument field(String name, JsonNode value) {
         return write(() -> {
-            started().writeFieldName(name);
-            Json.writeTree(g, value);
+            if (value == null) {
+                started().writeNullField(name);
+            } else {
+                started().writeFieldName(name);
+                Json.writeTree(g, value);
+            }
         });
     }
 
