@@ -49,9 +49,12 @@ add_modules="@ADD_MODULES@"
 if [ -n "$add_modules" ]; then
     set -- --add-modules "$add_modules" "$@"
 fi
-# sqlite-jdbc loads the library unpacked at build time rather than unpacking one into /tmp.
+# sqlite-jdbc loads the library unpacked at build time rather than unpacking one into /tmp. Its
+# temporary folder is native/ too: before loading, it lists that folder for stale copies of its
+# own, and listing a busy /tmp costs every command milliseconds.
 if [ -f "$home/native/@SQLITE_LIB@" ]; then
-    set -- "-Dorg.sqlite.lib.path=$home/native" "-Dorg.sqlite.lib.name=@SQLITE_LIB@" "$@"
+    set -- "-Dorg.sqlite.lib.path=$home/native" "-Dorg.sqlite.lib.name=@SQLITE_LIB@" \
+        "-Dorg.sqlite.tmpdir=$home/native" "$@"
 fi
 # AOT cache (JEP 483/514): classes loaded and linked ahead of time, trained by bin/nvidb-train-aot.
 # The cache records the absolute module path, so it is used only where it was trained
