@@ -169,8 +169,12 @@ public final class Json {
 
     /** A stored list of numbers (ids): non-numbers are skipped, unreadable text reads as empty. */
     public static List<Long> longs(String text) {
-        if (text == null || text.isBlank() || text.equals("[]")) {
+        if (text == null || text.isBlank()) {
             return new ArrayList<>();
+        }
+        List<Long> flat = FlatJson.longs(text);
+        if (flat != null) {
+            return flat;
         }
         List<Long> streamed = streamedArray(text, JsonToken.VALUE_NUMBER_INT,
                 p -> p.getNumberType() == JsonParser.NumberType.BIG_INTEGER ? null : p.getLongValue());
@@ -197,8 +201,12 @@ public final class Json {
 
     /** A stored list of strings (tags): other values as their text, unreadable text reads as empty. */
     public static List<String> strings(String text) {
-        if (text == null || text.isBlank() || text.equals("[]")) {
+        if (text == null || text.isBlank()) {
             return new ArrayList<>();
+        }
+        List<String> flat = FlatJson.strings(text);
+        if (flat != null) {
+            return flat;
         }
         List<String> streamed = streamedArray(text, JsonToken.VALUE_STRING, JsonParser::getText);
         if (streamed != null) {
@@ -213,10 +221,12 @@ public final class Json {
 
     /** A stored map of strings (env), in its stored order; unreadable text reads as empty. */
     public static Map<String, String> stringMap(String text) {
-        // "{}" (most jobs' env) without a parser: the first parser costs a command ~10 ms (its
-        // class set-up initialises BigDecimal, whose tables take that long before the JIT helps).
-        if (text == null || text.isBlank() || text.equals("{}")) {
+        if (text == null || text.isBlank()) {
             return new LinkedHashMap<>();
+        }
+        Map<String, String> flat = FlatJson.stringMap(text); // the usual form, without a parser
+        if (flat != null) {
+            return flat;
         }
         try (JsonParser p = parser(text)) {
             if (p.nextToken() == JsonToken.START_OBJECT) {
