@@ -3,8 +3,8 @@
 #
 # Runs the image's own Java runtime on the image's modules. Environment:
 #   NVIDB_JAVA_OPTS   extra JVM options, appended after the defaults (split on blanks)
-#   NVIDB_AOT_TRAIN   for bin/nvidb-train-aot: write a fresh AOT cache to this file instead of
-#                     using one
+#   NVIDB_AOT_TRAIN   for bin/nvidb-train-aot: run the training (nvidb.cli.AotTraining) and
+#                     write a fresh AOT cache to this file instead of using one
 # Everything else (NVIDB_HOME, NVIDB_QUEUE_DB, ...) is read by nvidb itself.
 
 # This script's real location, following symlinks (bin/nvidb may be linked from ~/bin or such).
@@ -33,8 +33,13 @@ if [ ! -x "$java" ]; then
 fi
 
 # JVM options are put in front of the command's own arguments one by one, last first, so that
-# paths with blanks survive (a POSIX sh has no arrays).
-set -- -m @MAIN@ "$@"
+# paths with blanks survive (a POSIX sh has no arrays). The AOT training (bin/nvidb-train-aot) runs
+# its own main class, which runs the usual command lines one after the other in this same JVM.
+if [ -n "${NVIDB_AOT_TRAIN:-}" ]; then
+    set -- -m @AOT_TRAINING_MAIN@ "$@"
+else
+    set -- -m @MAIN@ "$@"
+fi
 if [ -n "${NVIDB_JAVA_OPTS:-}" ]; then
     set -f
     # shellcheck disable=SC2086
@@ -56,6 +61,10 @@ if [ -f "$home/native/@SQLITE_LIB@" ]; then
     set -- "-Dorg.sqlite.lib.path=$home/native" "-Dorg.sqlite.lib.name=@SQLITE_LIB@" \
         "-Dorg.sqlite.tmpdir=$home/native" "$@"
 fi
+# slf4j (the logging API of sqlite-jdbc, pf4j and sshd; slf4j-nop drops it all) is given its
+# provider by name, so that it does not search every module for one (~9 ms of every command), and
+# says nothing about having been given it.
+set -- -Dslf4j.provider=org.slf4j.nop.NOPServiceProvider -Dslf4j.internal.verbosity=WARN "$@"
 # AOT cache (JEP 483/514): classes loaded and linked ahead of time, trained by bin/nvidb-train-aot.
 # The cache records the absolute module path, so it is used only where it was trained
 # (lib/nvidb.aot.home); a moved image runs without it until bin/nvidb-train-aot runs there.

@@ -19,10 +19,10 @@ public final class WriteCommandModel {
     private WriteCommandModel() {
     }
 
-    /** @param args the model file to write */
+    /** @param args the folder to write the models to (one file a class) */
     public static void main(String[] args) throws IOException {
         if (args.length != 1) {
-            throw new IllegalArgumentException("usage: WriteCommandModel MODEL_FILE");
+            throw new IllegalArgumentException("usage: WriteCommandModel MODEL_FOLDER");
         }
         // The whole tree (no branch named), from the annotations; the context is never opened.
         CommandLine root = Nvidb.tree(new CliContext(Map.of(), Output.system()), new String[0],

@@ -9,6 +9,8 @@ import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -21,13 +23,14 @@ import picocli.CommandLine.Model.PositionalParamSpec;
  * annotations, as picocli does by itself.
  */
 public final class CommandLines {
-    private static final CommandLines REFLECTIVE = new CommandLines(Map.of());
-    private static volatile CommandLines fromModel;
+    private static final CommandLines REFLECTIVE = new CommandLines(false);
+    private static final CommandLines FROM_MODEL = new CommandLines(true);
 
-    private final Map<String, CommandModel> models;
+    private final boolean useModel;
+    private final Map<String, Optional<CommandModel>> models = new ConcurrentHashMap<>();
 
-    private CommandLines(Map<String, CommandModel> models) {
-        this.models = models;
+    private CommandLines(boolean useModel) {
+        this.useModel = useModel;
     }
 
     /** Picocli's own way, from the annotations (the model's writer starts from this). */
@@ -35,35 +38,37 @@ public final class CommandLines {
         return REFLECTIVE;
     }
 
-    /** From the model on the module path, where the build wrote one; else reflective. */
+    /** From the models in the module, where the build wrote one for the class; else from the annotations. */
     public static CommandLines fromModel() {
-        CommandLines lines = fromModel;
-        if (lines == null) {
-            lines = new CommandLines(load());
-            fromModel = lines;
-        }
-        return lines;
+        return FROM_MODEL;
     }
 
-    private static Map<String, CommandModel> load() {
-        try (InputStream raw = CommandLines.class.getResourceAsStream(CommandModel.RESOURCE)) {
+    private CommandModel model(String className) {
+        if (!useModel) {
+            return null;
+        }
+        return models.computeIfAbsent(className, CommandLines::load).orElse(null);
+    }
+
+    private static Optional<CommandModel> load(String className) {
+        try (InputStream raw = CommandLines.class.getResourceAsStream(CommandModel.resource(className))) {
             if (raw == null) {
-                return Map.of(); // classes compiled without the build's model step (an IDE): annotations
+                return Optional.empty(); // left out by the build, or compiled without it (an IDE): annotations
             }
-            return CommandModel.read(new DataInputStream(new BufferedInputStream(raw)));
+            return Optional.of(CommandModel.read(new DataInputStream(new BufferedInputStream(raw))));
         } catch (IOException e) {
-            throw new UncheckedIOException("the command model " + CommandModel.RESOURCE + " is unreadable", e);
+            throw new UncheckedIOException("the command model of " + className + " is unreadable", e);
         }
     }
 
     /** Whether {@code type}'s command line comes from the model (tests). */
     public boolean modelled(Class<?> type) {
-        return models.containsKey(type.getName());
+        return model(type.getName()) != null;
     }
 
     /** The command line of {@code command}, with the subcommands its class names. */
     public CommandLine of(Object command) {
-        CommandModel model = models.get(command.getClass().getName());
+        CommandModel model = model(command.getClass().getName());
         if (model == null) {
             return new CommandLine(command);
         }
@@ -71,7 +76,7 @@ public final class CommandLines {
         CommandLine line = new CommandLine(spec);
         model.subcommands().forEach((name, type) -> {
             Object sub = instantiate(type);
-            CommandModel subModel = models.get(type);
+            CommandModel subModel = model(type);
             if (subModel != null) {
                 subModel.parentFields().forEach(f -> set(field(f), sub, command));
             }
@@ -109,7 +114,7 @@ public final class CommandLines {
     }
 
     private CommandSpec mixin(Object owner, CommandModel.MixinRef ref) {
-        CommandModel model = models.get(ref.mixinClass());
+        CommandModel model = model(ref.mixinClass());
         if (ref.field() == null) {
             return spec(new Object(), model); // picocli's --help and --version hold their own values
         }
@@ -142,8 +147,7 @@ public final class CommandLines {
             if (a.showDefaultValue() != null) {
                 o.showDefaultValue(CommandLine.Help.Visibility.valueOf(a.showDefaultValue()));
             }
-            o.getter(binding).setter(binding).initialValue(binding.initial()).hasInitialValue(a.hasInitialValue());
-            return o.build();
+            return o.getter(binding).setter(binding).hasInitialValue(false).build();
         }
         // What positional parameters use; ModelWriter leaves out a class whose positionals use more.
         PositionalParamSpec.Builder p = PositionalParamSpec.builder()
@@ -161,8 +165,7 @@ public final class CommandLines {
         if (a.showDefaultValue() != null) {
             p.showDefaultValue(CommandLine.Help.Visibility.valueOf(a.showDefaultValue()));
         }
-        p.getter(binding).setter(binding).initialValue(binding.initial()).hasInitialValue(a.hasInitialValue());
-        return p.build();
+        return p.getter(binding).setter(binding).hasInitialValue(false).build();
     }
 
     private static Binding binding(CommandModel.Arg a, Object owner) {
@@ -198,7 +201,12 @@ public final class CommandLines {
         return a.scopeType() == null ? null : CommandLine.ScopeType.valueOf(a.scopeType());
     }
 
-    /** A field of the command object, or a setter method, as picocli binds an annotated member. */
+    /**
+     * A field of the command object, or a setter method, as picocli binds an annotated member.
+     * Without an initial value: picocli reads one only to put it back before a parse, and a
+     * command object here is made for one parse; reading (and putting back) every field through
+     * reflection costs a command several milliseconds.
+     */
     private static final class Binding implements CommandLine.Model.IGetter, CommandLine.Model.ISetter {
         private final Object owner;
         private final Field field;
@@ -223,10 +231,6 @@ public final class CommandLines {
             this.field = null;
             this.method = null;
             this.value = initial;
-        }
-
-        Object initial() {
-            return field == null ? value : CommandLines.get(field, owner);
         }
 
         @Override

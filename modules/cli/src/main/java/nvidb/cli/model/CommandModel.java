@@ -28,7 +28,6 @@ import java.util.Map;
 record CommandModel(String className, String name, List<String> version, String versionProvider,
                     Map<String, Object> usage, List<Element> elements, List<Member> specFields,
                     List<Member> parentFields, Map<String, String> subcommands) {
-    static final String RESOURCE = "commands.model";
     private static final String MAGIC = "nvidb-cli-model/1";
 
     /** An option, a positional parameter, or a mixin, in the order picocli lists them. */
@@ -52,7 +51,7 @@ record CommandModel(String className, String name, List<String> version, String 
                List<String> converters, String splitRegex, String splitRegexSynopsisLabel, String defaultValue,
                String fallbackValue, String mapFallbackValue, boolean required, boolean hidden, boolean usageHelp,
                boolean versionHelp, boolean help, boolean negatable, boolean interactive, boolean echo, String prompt,
-               int order, String scopeType, String showDefaultValue, boolean hasInitialValue, Member binding,
+               int order, String scopeType, String showDefaultValue, Member binding,
                String described) implements Element {
     }
 
@@ -63,70 +62,67 @@ record CommandModel(String className, String name, List<String> version, String 
     record MixinRef(String name, Member field, String mixinClass) implements Element {
     }
 
-    static void write(List<CommandModel> models, DataOutputStream out) throws IOException {
+    /** The resource holding the model of {@code className}, beside this class. */
+    static String resource(String className) {
+        return className + ".model";
+    }
+
+    void write(DataOutputStream out) throws IOException {
         out.writeUTF(MAGIC);
-        out.writeInt(models.size());
-        for (CommandModel m : models) {
-            out.writeUTF(m.className);
-            string(out, m.name);
-            strings(out, m.version);
-            string(out, m.versionProvider);
-            out.writeInt(m.usage.size());
-            for (Map.Entry<String, Object> e : m.usage.entrySet()) {
-                out.writeUTF(e.getKey());
-                value(out, e.getValue());
+        out.writeUTF(className);
+        string(out, name);
+        strings(out, version);
+        string(out, versionProvider);
+        out.writeInt(usage.size());
+        for (Map.Entry<String, Object> e : usage.entrySet()) {
+            out.writeUTF(e.getKey());
+            value(out, e.getValue());
+        }
+        out.writeInt(elements.size());
+        for (Element e : elements) {
+            if (e instanceof Arg a) {
+                out.writeByte('A');
+                arg(out, a);
+            } else if (e instanceof MixinRef r) {
+                out.writeByte('M');
+                out.writeUTF(r.name);
+                member(out, r.field);
+                out.writeUTF(r.mixinClass);
             }
-            out.writeInt(m.elements.size());
-            for (Element e : m.elements) {
-                if (e instanceof Arg a) {
-                    out.writeByte('A');
-                    arg(out, a);
-                } else if (e instanceof MixinRef r) {
-                    out.writeByte('M');
-                    out.writeUTF(r.name);
-                    member(out, r.field);
-                    out.writeUTF(r.mixinClass);
-                }
-            }
-            members(out, m.specFields);
-            members(out, m.parentFields);
-            out.writeInt(m.subcommands.size());
-            for (Map.Entry<String, String> e : m.subcommands.entrySet()) {
-                out.writeUTF(e.getKey());
-                out.writeUTF(e.getValue());
-            }
+        }
+        members(out, specFields);
+        members(out, parentFields);
+        out.writeInt(subcommands.size());
+        for (Map.Entry<String, String> e : subcommands.entrySet()) {
+            out.writeUTF(e.getKey());
+            out.writeUTF(e.getValue());
         }
     }
 
-    static Map<String, CommandModel> read(DataInputStream in) throws IOException {
+    static CommandModel read(DataInputStream in) throws IOException {
         if (!in.readUTF().equals(MAGIC)) {
             throw new IOException("not a " + MAGIC + " file");
         }
-        int count = in.readInt();
-        Map<String, CommandModel> byClass = new LinkedHashMap<>();
-        for (int i = 0; i < count; i++) {
-            String className = in.readUTF();
-            String name = string(in);
-            List<String> version = strings(in);
-            String versionProvider = string(in);
-            Map<String, Object> usage = new LinkedHashMap<>();
-            for (int n = in.readInt(); n > 0; n--) {
-                usage.put(in.readUTF(), value(in));
-            }
-            List<Element> elements = new ArrayList<>();
-            for (int n = in.readInt(); n > 0; n--) {
-                elements.add(in.readByte() == 'A' ? arg(in) : new MixinRef(in.readUTF(), member(in), in.readUTF()));
-            }
-            List<Member> specFields = members(in);
-            List<Member> parentFields = members(in);
-            Map<String, String> subcommands = new LinkedHashMap<>();
-            for (int n = in.readInt(); n > 0; n--) {
-                subcommands.put(in.readUTF(), in.readUTF());
-            }
-            byClass.put(className, new CommandModel(className, name, version, versionProvider, usage, elements,
-                    specFields, parentFields, subcommands));
+        String className = in.readUTF();
+        String name = string(in);
+        List<String> version = strings(in);
+        String versionProvider = string(in);
+        Map<String, Object> usage = new LinkedHashMap<>();
+        for (int n = in.readInt(); n > 0; n--) {
+            usage.put(in.readUTF(), value(in));
         }
-        return byClass;
+        List<Element> elements = new ArrayList<>();
+        for (int n = in.readInt(); n > 0; n--) {
+            elements.add(in.readByte() == 'A' ? arg(in) : new MixinRef(in.readUTF(), member(in), in.readUTF()));
+        }
+        List<Member> specFields = members(in);
+        List<Member> parentFields = members(in);
+        Map<String, String> subcommands = new LinkedHashMap<>();
+        for (int n = in.readInt(); n > 0; n--) {
+            subcommands.put(in.readUTF(), in.readUTF());
+        }
+        return new CommandModel(className, name, version, versionProvider, usage, elements, specFields, parentFields,
+                subcommands);
     }
 
     private static void arg(DataOutputStream out, Arg a) throws IOException {
@@ -148,7 +144,7 @@ record CommandModel(String className, String name, List<String> version, String 
         string(out, a.fallbackValue);
         string(out, a.mapFallbackValue);
         for (boolean b : new boolean[] {a.required, a.hidden, a.usageHelp, a.versionHelp, a.help, a.negatable,
-            a.interactive, a.echo, a.hasInitialValue}) {
+            a.interactive, a.echo}) {
             out.writeBoolean(b);
         }
         string(out, a.prompt);
@@ -177,7 +173,7 @@ record CommandModel(String className, String name, List<String> version, String 
         String defaultValue = string(in);
         String fallbackValue = string(in);
         String mapFallbackValue = string(in);
-        boolean[] b = new boolean[9];
+        boolean[] b = new boolean[8];
         for (int i = 0; i < b.length; i++) {
             b[i] = in.readBoolean();
         }
@@ -191,7 +187,7 @@ record CommandModel(String className, String name, List<String> version, String 
                 arityUnspecified, type,
                 auxiliaryTypes, converters, splitRegex, splitRegexSynopsisLabel, defaultValue, fallbackValue,
                 mapFallbackValue, b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], prompt, order, scopeType,
-                showDefaultValue, b[8], binding, described);
+                showDefaultValue, binding, described);
     }
 
     private static void member(DataOutputStream out, Member m) throws IOException {

@@ -36,14 +36,25 @@ public final class ModelWriter {
     private ModelWriter() {
     }
 
-    /** Writes the models of every command and mixin under {@code root}; returns the classes left out. */
-    public static List<String> write(CommandLine root, Path file) throws IOException {
+    /**
+     * Writes the models of every command and mixin under {@code root} into {@code folder}, one
+     * file a class (a command reads only its own), replacing what the folder held; returns the
+     * classes left out, each with the reason.
+     */
+    public static List<String> write(CommandLine root, Path folder) throws IOException {
         ModelWriter writer = new ModelWriter();
         writer.command(root);
-        Files.createDirectories(file.toAbsolutePath().getParent());
-        try (OutputStream raw = Files.newOutputStream(file);
-             DataOutputStream out = new DataOutputStream(new BufferedOutputStream(raw))) {
-            CommandModel.write(List.copyOf(writer.models.values()), out);
+        Files.createDirectories(folder);
+        try (var old = Files.newDirectoryStream(folder, "*.model")) {
+            for (Path stale : old) {
+                Files.delete(stale);
+            }
+        }
+        for (CommandModel model : writer.models.values()) {
+            try (OutputStream raw = Files.newOutputStream(folder.resolve(CommandModel.resource(model.className())));
+                 DataOutputStream out = new DataOutputStream(new BufferedOutputStream(raw))) {
+                model.write(out);
+            }
         }
         return List.copyOf(writer.skipped);
     }
@@ -181,7 +192,7 @@ public final class ModelWriter {
                 a.mapFallbackValue(), a.required(), a.hidden(), o != null && o.usageHelp(), o != null && o.versionHelp(),
                 o != null && o.help(), o != null && o.negatable(), a.interactive(), a.echo(), a.prompt(),
                 o == null ? -1 : o.order(), a.scopeType() == null ? null : a.scopeType().name(),
-                a.showDefaultValue() == null ? null : a.showDefaultValue().name(), a.hasInitialValue(), binding,
+                a.showDefaultValue() == null ? null : a.showDefaultValue().name(), binding,
                 a.toString());
     }
 
