@@ -20,7 +20,7 @@ public final class Main {
         ShutdownGuard guard = ShutdownGuard.install(context);
         int code = Nvidb.run(args, context);
         guard.finished();
-        System.exit(code);
+        nvidb.cli.context.Exit.end(code);
     }
 
     /**
