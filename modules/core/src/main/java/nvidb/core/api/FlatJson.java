@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The store's small columns (a job's env, ids, tags, GPUs) in the exact compact form {@link Json}
@@ -49,36 +50,26 @@ final class FlatJson {
 
     /** {@code [1,-2,…]} of integers of at most 18 digits. */
     static List<Long> longs(String text) {
-        FlatJson p = new FlatJson(text);
-        if (!p.take('[')) {
-            return null;
-        }
-        List<Long> out = new ArrayList<>();
-        if (p.take(']')) {
-            return p.end() ? out : null;
-        }
-        do {
-            Long value = p.integer();
-            if (value == null) {
-                return null;
-            }
-            out.add(value);
-        } while (p.take(','));
-        return p.take(']') && p.end() ? out : null;
+        return array(text, FlatJson::integer);
     }
 
     /** {@code ["a","b",…]}. */
     static List<String> strings(String text) {
+        return array(text, FlatJson::string);
+    }
+
+    /** {@code [e,e,…]} of what {@code element} reads (null: not one of its elements). */
+    private static <T> List<T> array(String text, Function<FlatJson, T> element) {
         FlatJson p = new FlatJson(text);
         if (!p.take('[')) {
             return null;
         }
-        List<String> out = new ArrayList<>();
+        List<T> out = new ArrayList<>();
         if (p.take(']')) {
             return p.end() ? out : null;
         }
         do {
-            String value = p.string();
+            T value = element.apply(p);
             if (value == null) {
                 return null;
             }
