@@ -12,7 +12,7 @@
 #
 # Uses hyperfine when it is installed (Debian: apt-get install hyperfine), else a loop timed with
 # `date +%s%N`. The 10,000 jobs are one job submitted through the CLI and copied in SQL
-# (bench/populate-jobs.sql) with sqlite3, or without it with bench/PopulateJobs.java on a JDK 25.
+# (bench/lib.sh: populate). bench/run prints the issue's table, with a reference program beside.
 #
 #   bench/cli-timings.sh                 times distribution/target/nvidb (built first via ./nvidb
 #                                        when missing or stale)
@@ -25,22 +25,10 @@ set -eu
 
 runs=${RUNS:-20}
 warmup=${WARMUP:-3}
-here=$(cd -P -- "$(dirname -- "$0")" && pwd -P)
-root=${here%/*}
-say() { printf 'cli-timings: %s\n' "$*" >&2; }
-
-if [ -z "${NVIDB_BIN:-}" ]; then
-    # Builds the image when it is missing or older than the sources; its output goes to stderr.
-    "$root/nvidb" --version > /dev/null
-    NVIDB_BIN=$root/distribution/target/nvidb/bin/nvidb
-fi
-[ -x "$NVIDB_BIN" ] || { say "no nvidb launcher at $NVIDB_BIN"; exit 1; }
-image=$(cd -P -- "$(dirname -- "$NVIDB_BIN")/.." && pwd -P)
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/nvidb-bench.XXXXXX")
-trap 'rm -rf -- "$tmp"' EXIT
-unset NVIDB_QUEUE_DB NVIDB_QUEUE_CONFIG NVIDB_DEBUG NVIDB_JAVA_OPTS
-export NO_COLOR=1
+# shellcheck source=bench/lib.sh
+. "$(dirname -- "$0")/lib.sh"
+bench_setup cli-timings
+bench_image
 
 # --- the timer --------------------------------------------------------------------------------
 tool="a date +%s%N loop"
@@ -116,25 +104,8 @@ measure submitnt "rm -rf '$empty' && cp -R '$snapshot' '$empty'" -- "$NVIDB_BIN"
 
 # --- (b) and (c): 10,000 jobs -------------------------------------------------------------------
 full=$tmp/full-home
+populate "$full" 10000
 export NVIDB_HOME="$full"
-"$NVIDB_BIN" job submit --json --gpus 0 --name bench-seed -- true > /dev/null
-db=$full/queue.db
-if command -v sqlite3 > /dev/null 2>&1; then
-    sqlite3 -bail -cmd '.timeout 10000' "$db" < "$here/populate-jobs.sql"
-else
-    jdk=
-    for c in "${JAVA_HOME:-}" /usr/lib/jvm/*25*; do
-        if [ -n "$c" ] && [ -x "$c/bin/javac" ] && grep -q '^JAVA_VERSION="25' "$c/release" 2> /dev/null; then
-            jdk=$c
-            break
-        fi
-    done
-    [ -n "$jdk" ] || { say "need sqlite3 or a JDK 25 (JAVA_HOME) to fill the queue"; exit 1; }
-    "$jdk/bin/java" --enable-native-access=ALL-UNNAMED -cp "$image/lib/*" \
-        "$here/PopulateJobs.java" "$db" "$here/populate-jobs.sql"
-fi
-count=$("$NVIDB_BIN" job ls --json --no-tick -n 0 | grep -c '"command"' || true)
-[ "$count" -eq 10000 ] || { say "expected 10000 jobs in the bench queue, found $count"; exit 1; }
 say "(b) job ls, 10,000 jobs"
 measure ls100 "" -- "$NVIDB_BIN" job ls --json --no-tick
 say "(c) job ls -n 0, 10,000 jobs"

@@ -1,10 +1,14 @@
--- Fills a queue database with 10,000 jobs for bench/cli-timings.sh, by copying the one job the
--- CLI submitted (so every column holds what the real program writes, whatever the schema
--- version) and then varying name, state and times. Run by sqlite3, or by PopulateJobs.java.
+-- Fills a queue database for the whole-command benchmarks (bench/lib.sh: populate), by copying
+-- the one job the CLI submitted (so every column holds what the real program writes, whatever
+-- the schema version) and then varying name, state and times: 10,000 jobs in all, or as many as
+-- a temporary table bench_size (n) created first says. Run by sqlite3, or by PopulateJobs.java.
+CREATE TEMP TABLE IF NOT EXISTS bench_size (n INTEGER);
+INSERT INTO bench_size SELECT 10000 WHERE NOT EXISTS (SELECT 1 FROM bench_size);
 CREATE TEMP TABLE bench_job AS SELECT * FROM jobs WHERE id = (SELECT min(id) FROM jobs);
 UPDATE bench_job SET id = NULL, idempotency_key = NULL;
 INSERT INTO jobs SELECT bench_job.* FROM bench_job,
-    (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 9999) SELECT i FROM n);
+    (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < (SELECT n - 1 FROM bench_size))
+     SELECT i FROM n);
 -- A queue's history: mostly finished jobs, some failed or cancelled, a few still pending.
 UPDATE jobs SET
     name = 'bench-' || id,

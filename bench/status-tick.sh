@@ -5,13 +5,12 @@
 #                                             (a static stand-in for nvidia-smi prints them)
 set -eu
 runs=${RUNS:-20}
-here=$(cd -P -- "$(dirname -- "$0")" && pwd -P)
-root=${here%/*}
-nvidb=${NVIDB_BIN:-$root/distribution/target/nvidb/bin/nvidb}
-[ -x "$nvidb" ] || "$root/nvidb" --version > /dev/null
-command -v hyperfine > /dev/null || { echo "status-tick: needs hyperfine (apt-get install hyperfine)" >&2; exit 1; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/nvidb-bench.XXXXXX")
-trap 'rm -rf -- "$tmp"' EXIT
+# shellcheck source=bench/lib.sh
+. "$(dirname -- "$0")/lib.sh"
+bench_setup status-tick
+bench_image
+nvidb=$NVIDB_BIN
+command -v hyperfine > /dev/null || { say "needs hyperfine (apt-get install hyperfine)"; exit 1; }
 
 # (d): 32 nodes (local transport, never contacted with --no-tick) and 10,000 jobs.
 mkdir -p "$tmp/status"
@@ -23,15 +22,7 @@ mkdir -p "$tmp/status"
         i=$((i + 1))
     done
 } > "$tmp/status/queue.yml"
-NVIDB_HOME=$tmp/status "$nvidb" job submit --json --gpus 0 --no-tick --name bench-seed -- true > /dev/null
-db=$tmp/status/queue.db
-if command -v sqlite3 > /dev/null 2>&1; then
-    sqlite3 -bail -cmd '.timeout 10000' "$db" < "$here/populate-jobs.sql"
-else
-    java=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java
-    image=$(cd -P -- "$(dirname -- "$nvidb")/.." && pwd -P)
-    "$java" --enable-native-access=ALL-UNNAMED -cp "$image/lib/*" "$here/PopulateJobs.java" "$db" "$here/populate-jobs.sql"
-fi
+populate "$tmp/status" 10000
 
 # (e): one local node whose nvidia-smi prints 8 idle GPUs.
 mkdir -p "$tmp/tick/bin"

@@ -29,6 +29,10 @@ unset NVIDB_JAVA_OPTS NVIDB_QUEUE_DB NVIDB_QUEUE_CONFIG NVIDB_DEBUG NVIDB_AOT_TR
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/nvidb-aot.XXXXXX")
 trap 'rm -rf -- "$tmp"' EXIT
 export NVIDB_HOME="$tmp/home"
+# A queue.yml (its default values), so that the YAML reader is in the cache too: every configured
+# machine reads one, and a client with remote: reads little else before it hands over to ssh.
+mkdir -p "$NVIDB_HOME"
+printf 'queue:\n  tick_min_interval: 3\n' > "$NVIDB_HOME/queue.yml"
 
 rm -f -- "$cache" "$cache.home"
 # A first command without the cache's output, so that the training reads a queue that exists.

@@ -4,7 +4,8 @@ module nvidb.cli {
     requires info.picocli;
     requires nvidb.pluginhost;
     requires nvidb.tui;
-    // sun.misc.Signal: the daemon stops on SIGTERM with exit 0 (see nvidb.cli.context.StopSignals).
+    // sun.misc.Signal: the daemon stops on SIGTERM with exit 0 (nvidb.cli.context.StopSignals), and a
+    // forwarded command relays Ctrl-C to the queue host instead of ending here.
     requires jdk.unsupported;
 
     // picocli fills the @Option fields of the commands reflectively.

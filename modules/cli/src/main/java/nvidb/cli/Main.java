@@ -1,12 +1,17 @@
 package nvidb.cli;
 
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.channels.Channels;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import nvidb.cli.context.CliContext;
 import nvidb.cli.context.ShutdownGuard;
+import nvidb.cli.forward.ForwardedHost;
 import nvidb.cli.output.Output;
 
 /** The {@code nvidb} program. The only place that ends the process. */
@@ -15,12 +20,30 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        CliContext context = new CliContext(withWorkingDirectory(System.getenv(),
-                Path.of(System.getProperty("user.dir"))), Output.system());
+        Map<String, String> env = withWorkingDirectory(System.getenv(), Path.of(System.getProperty("user.dir")));
+        Output output = Output.system();
+        // A command a client forwarded here: set up as the client had typed it, then run as any other.
+        ForwardedHost.Session forwarded = ForwardedHost.handles(args) ? ForwardedHost.accept(args, env, output) : null;
+        CliContext context = forwarded != null ? forwarded.context() : new CliContext(env, output, stdin(), true);
         ShutdownGuard guard = ShutdownGuard.install(context);
-        int code = Nvidb.run(args, context);
+        int code;
+        if (forwarded == null) {
+            code = Nvidb.run(args, context);
+        } else {
+            forwarded.listen();
+            code = forwarded.refusal() != null ? forwarded.refusal() : Nvidb.run(forwarded.args(), context);
+            forwarded.close();
+        }
         guard.finished();
         nvidb.cli.context.Exit.end(code);
+    }
+
+    /**
+     * This process's stdin, read through a channel: closing it ends a read that blocks in another
+     * thread (a forwarded command passes stdin on), which the JVM would otherwise wait for at exit.
+     */
+    private static InputStream stdin() {
+        return Channels.newInputStream(new FileInputStream(FileDescriptor.in).getChannel());
     }
 
     /**

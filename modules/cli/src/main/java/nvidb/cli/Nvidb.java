@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import nvidb.cli.commands.JobCommand;
 import nvidb.cli.commands.PluginsCommand;
@@ -12,10 +13,12 @@ import nvidb.cli.commands.QueueCommand;
 import nvidb.cli.context.CliContext;
 import nvidb.cli.context.ContextHolder;
 import nvidb.cli.context.Interrupted;
+import nvidb.cli.forward.ForwardClient;
 import nvidb.cli.model.CommandLines;
 import nvidb.cli.output.Output;
 import nvidb.core.api.ErrorCode;
 import nvidb.core.api.NvidbException;
+import nvidb.core.api.RemoteSettings;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
@@ -33,7 +36,7 @@ import picocli.CommandLine;
             "  4    busy or conflict: the scheduler lease is held, the transition is illegal, or a queue daemon",
             "       already serves the database",
             "  64   usage: unknown option, bad or empty size or duration, bad id, malformed value",
-            "  69   unavailable: the configuration names a queue host (remote:), which nvidb cannot reach yet",
+            "  69   unavailable: the queue host (remote:) could not be reached, refused, or has no usable nvidb",
             "  130  interrupted (Ctrl-C, SIGINT)",
             "  143  terminated (SIGTERM); queue daemon ends with 0 on the first SIGINT or SIGTERM"})
 public final class Nvidb implements Runnable, ContextHolder {
@@ -55,7 +58,7 @@ public final class Nvidb implements Runnable, ContextHolder {
     }
 
     @Option(names = "--local", scope = ScopeType.INHERIT,
-            description = "Use this machine's queue even where the configuration names a queue host (remote:).")
+            description = "Use this machine's queue instead of forwarding to the queue host the configuration names (remote:).")
     void local(boolean value) {
         if (value) {
             context.setLocal(true);
@@ -88,11 +91,33 @@ public final class Nvidb implements Runnable, ContextHolder {
         List<String> before = Arrays.asList(args).subList(0, indexOfDoubleDash(args));
         output.setJson(before.contains("--json"));
         try {
+            Integer forwarded = forwarded(args, context);
+            if (forwarded != null) {
+                return forwarded;
+            }
             CommandLine cli = commandLine(context, args);
             return cli.execute(args);
         } finally {
             context.close();
         }
+    }
+
+    /**
+     * A job or queue command where the configuration names a queue host ({@code remote:}) runs
+     * there, decided before any command is built: the exit code of that, or null to run it here.
+     */
+    private static Integer forwarded(String[] args, CliContext context) {
+        List<String> words = commandWords(args);
+        if (!ForwardClient.wanted(args, words)) {
+            return null;
+        }
+        Optional<RemoteSettings> host;
+        try {
+            host = context.remoteQueue();
+        } catch (NvidbException e) {
+            return report(context, e);
+        }
+        return host.map(h -> new ForwardClient(h, args, words, context).run()).orElse(null);
     }
 
     private static int indexOfDoubleDash(String[] args) {

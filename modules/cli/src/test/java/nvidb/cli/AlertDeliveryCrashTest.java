@@ -21,10 +21,12 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code queue tick} processes delivering to a slow command sink at once deliver each alert once;
- * SIGKILLed while they deliver, they lose none: afterwards every
+ * SIGKILLed while they deliver (one-pass ticks, or daemons), they lose none: afterwards every
  * alert reached the command and the log sink, the database records each delivery once, and the
  * only repeats a consumer sees are the ones the README allows (a kill between a sink's success and
  * its record repeats that one delivery), each droppable by the alert's id.
@@ -72,9 +74,11 @@ class AlertDeliveryCrashTest {
         assertEquals(ALERTS, byLog.size());
     }
 
-    @Test
+    /** @param deliverer {@code tick}: one-pass processes; {@code daemon}: daemons, each replaced at once by the next */
+    @ParameterizedTest
+    @ValueSource(strings = {"tick", "daemon"})
     @Timeout(value = 240, unit = TimeUnit.SECONDS)
-    void killedDeliverersLoseNothingAndRepeatOnlyWhatAKillInterrupted() throws Exception {
+    void killedDeliverersLoseNothingAndRepeatOnlyWhatAKillInterrupted(String deliverer) throws Exception {
         Path received = tmp.resolve("command.jsonl");
         Cli cli = queueWithAlerts(received);
 
@@ -83,13 +87,16 @@ class AlertDeliveryCrashTest {
         int kills = 0;
         for (int round = 0; round < ROUNDS; round++) {
             int before = lines(received).size();
-            Process tick = cli.start("queue", "tick", "--json");
+            Process tick = deliverer.equals("daemon") ? cli.start("queue", "daemon")
+                    : cli.start("queue", "tick", "--json");
             // Kill only once this process is delivering: a line more has reached the command sink.
             Instant deadline = Instant.now().plusSeconds(60);
             while (tick.isAlive() && lines(received).size() == before && Instant.now().isBefore(deadline)) {
                 Thread.sleep(10);
             }
-            if (!tick.isAlive()) {
+            if (!tick.isAlive() || lines(received).size() == before) {
+                tick.destroyForcibly();
+                tick.waitFor(10, TimeUnit.SECONDS);
                 break; // it delivered everything left before a kill could land
             }
             Thread.sleep(random.nextInt(600));
@@ -107,7 +114,7 @@ class AlertDeliveryCrashTest {
         // Passes nobody kills settle the rest; the killed holders' lease is taken over at once.
         settle(cli);
 
-        String why = "seed " + seed + ", " + kills + " kills";
+        String why = deliverer + ", seed " + seed + ", " + kills + " kills";
         Map<Long, Long> byCommand = idCounts(lines(received));
         Map<Long, Long> byLog = idCounts(lines(cli.nvidbHome().resolve("alerts.log")));
         List<Long> ids = alertIds(cli);

@@ -266,8 +266,7 @@ class BackupCommandsTest {
             assertEquals(4, r.exit(), r.toString());
             assertEquals("conflict", r.json().path("code").asText());
             assertTrue(r.json().path("error").asText().startsWith("could not restore the queue: the scheduler lease is"
-                    + " held by process " + holder.pid() + " on " + host() + " (a queue daemon, or a pass in"
-                    + " progress) until "), r.toString());
+                    + " held by process " + holder.pid() + " on " + host() + " (a pass in progress) until "), r.toString());
             assertEquals(db, DbSnapshot.of(cli.database()));
         } finally {
             holder.destroy();

@@ -57,6 +57,11 @@ public final class Cli {
         return home;
     }
 
+    /** The environment this test's nvidb runs with. */
+    public Map<String, String> environment() {
+        return Map.copyOf(env);
+    }
+
     public Path nvidbHome() {
         return Path.of(env.get("NVIDB_HOME"));
     }

@@ -154,16 +154,17 @@ class DaemonTest {
                 .replace("interval_hours: 24", "interval_hours: 0.0001")); // due again within a second
         daemon = DaemonProcess.start(cli);
         daemon.awaitFirstPass();
-        Path backups = cli.nvidbHome().resolve("backups");
+        Path log = cli.nvidbHome().resolve("daemon.log");
         await(() -> {
-            try (var files = Files.list(backups)) {
-                return files.filter(f -> !f.equals(manual)).anyMatch(f -> f.getFileName().toString().endsWith(".db"));
+            try {
+                return Files.readString(log).contains("backup /");
             } catch (java.io.IOException e) {
                 return false;
             }
-        }, "a periodic backup");
-        assertTrue(Files.readString(cli.nvidbHome().resolve("daemon.log")).contains("backup " + backups),
-                "the daemon's log names it");
+        }, "a periodic backup in the daemon's log");
+        String line = Files.readAllLines(log).stream().filter(l -> l.contains("backup /")).findFirst().orElseThrow();
+        Path taken = Path.of(line.substring(line.indexOf("backup /") + 7, line.indexOf(" (")));
+        assertTrue(Files.isRegularFile(taken) && !taken.equals(manual), line);
         assertFalse(status().path("last_backup_at").isNull());
 
         Cli.Result restore = cli.run("queue", "restore", manual.toString(), "--json");

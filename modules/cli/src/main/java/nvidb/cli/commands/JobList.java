@@ -1,14 +1,11 @@
 package nvidb.cli.commands;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import nvidb.cli.output.HumanViews;
-import nvidb.cli.output.Output;
-import nvidb.cli.output.Views;
-import nvidb.core.api.JobQueries;
+import nvidb.cli.output.StreamedDocument;
 import nvidb.core.api.JobQuery;
 import nvidb.core.api.JobState;
 import nvidb.core.api.Queue;
@@ -53,15 +50,16 @@ public final class JobList extends BaseCommand {
         }
         Queue service = service();
         service.tick(tick.read());
-        JobQueries.JobPage page = service.jobQueries().jobs(new JobQuery(wanted, held, node, tag, limit));
+        JobQuery query = new JobQuery(wanted, held, node, tag, limit);
         if (json()) {
-            ObjectNode o = Output.object();
-            o.set("jobs", Views.jobs(page.jobs(), now()));
-            o.put("limit", limit);
-            o.put("truncated", limit > 0 && page.jobs().size() == limit);
-            out().document(o);
+            // Streamed: `-n 0` over a big queue prints every job without holding them all.
+            StreamedDocument doc = out().stream();
+            int listed = doc.jobs("jobs", service.jobQueries(), query, false, now());
+            doc.field("limit", limit);
+            doc.field("truncated", limit > 0 && listed == limit);
+            doc.end();
         } else {
-            out().line(HumanViews.jobTable(page.jobs(), now(), ""));
+            out().line(HumanViews.jobTable(service.jobQueries().jobs(query).jobs(), now(), ""));
         }
         return 0;
     }

@@ -32,8 +32,8 @@ public final class QueueTui extends BaseCommand {
 
     /**
      * Runs the TUI for the command line {@code spec} belongs to. The queue is opened here first,
-     * so a broken configuration or a queue host this version cannot reach is reported like every
-     * command's error, before the screen changes; that queue then serves one of the TUI's
+     * so a broken configuration is reported like every command's error, before the screen
+     * changes (a client with a queue host runs the TUI there, see ForwardClient); that queue then serves one of the TUI's
      * workers, and each other worker gets one of its own.
      */
     static int launch(CommandSpec spec, Double refresh) {

@@ -48,7 +48,7 @@ final class Waiting {
     static Outcome until(Queue service, List<Long> ids, Integer timeoutSeconds, Output out) {
         Instant deadline = timeoutSeconds == null || timeoutSeconds <= 0 ? null
                 : Instant.now().plusSeconds(timeoutSeconds);
-        boolean terminal = System.console() != null;
+        boolean terminal = out.terminal();
         while (true) {
             try {
                 service.tick(TickMode.AUTO);

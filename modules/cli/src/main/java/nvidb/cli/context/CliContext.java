@@ -1,15 +1,18 @@
 package nvidb.cli.context;
 
+import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import nvidb.cli.output.Output;
 import nvidb.core.api.Daemon;
 import nvidb.core.api.Keeper;
 import nvidb.core.api.PluginEntry;
 import nvidb.core.api.Queue;
 import nvidb.core.api.QueueAccess;
+import nvidb.core.api.RemoteSettings;
 import nvidb.pluginhost.SitePlugins;
 
 /**
@@ -19,14 +22,29 @@ import nvidb.pluginhost.SitePlugins;
 public final class CliContext implements AutoCloseable {
     private final Map<String, String> env;
     private final Output output;
+    private final InputStream stdin;
+    private final boolean ownsProcess;
     private String dbPath;
     private boolean local;
+    private String queueHost;
     private volatile QueueAccess access; // read by the shutdown hook's thread
     private final List<QueueAccess> more = new java.util.concurrent.CopyOnWriteArrayList<>();
 
+    /** A command line run inside another program (tests, embedders): empty stdin, the signals are not its own. */
     public CliContext(Map<String, String> env, Output output) {
+        this(env, output, InputStream.nullInputStream(), false);
+    }
+
+    /**
+     * @param stdin       what the command reads as its standard input
+     * @param ownsProcess the command line is this process's only work ({@code main}): it may take
+     *                    over SIGINT and SIGTERM, as forwarding does to relay them to the queue host
+     */
+    public CliContext(Map<String, String> env, Output output, InputStream stdin, boolean ownsProcess) {
         this.env = Map.copyOf(env);
         this.output = output;
+        this.stdin = stdin;
+        this.ownsProcess = ownsProcess;
     }
 
     public Output output() {
@@ -35,6 +53,42 @@ public final class CliContext implements AutoCloseable {
 
     public Map<String, String> env() {
         return env;
+    }
+
+    public InputStream stdin() {
+        return stdin;
+    }
+
+    public boolean ownsProcess() {
+        return ownsProcess;
+    }
+
+    /**
+     * The queue host this command was forwarded to, as the client names it ({@code remote.host}),
+     * or null where it runs against this machine's own queue as asked here.
+     */
+    public String queueHost() {
+        return queueHost;
+    }
+
+    public void setQueueHost(String queueHost) {
+        this.queueHost = queueHost;
+    }
+
+    /**
+     * The queue host this machine's configuration names ({@code remote:}), read without opening
+     * the queue or loading a plugin, and without keeping anything open: a command that turns out
+     * local still opens its queue with the options picocli reads later.
+     */
+    public Optional<RemoteSettings> remoteQueue() {
+        try (QueueAccess probe = QueueAccess.open(env, null, false, home -> List.of())) {
+            return probe.queueHost();
+        }
+    }
+
+    /** Who this process submits as ({@code $NVIDB_SUBMITTER}, else {@code user@host:pid}). */
+    public String submitter() {
+        return access().submitter();
     }
 
     public void setDbPath(String dbPath) {

@@ -20,6 +20,7 @@ public final class Output {
     private final PrintStream err;
     private boolean json;
     private boolean lines;
+    private boolean terminal;
 
     public Output(PrintStream out, PrintStream err) {
         this.out = out;
@@ -28,8 +29,20 @@ public final class Output {
 
     /** The process's own stdout and stderr, UTF-8 whatever the locale says. */
     public static Output system() {
-        return new Output(new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8),
+        Output output = new Output(new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8),
                 new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8));
+        output.setTerminal(System.console() != null);
+        return output;
+    }
+
+    /** Whether a person watches at a terminal: long waits then show a status line on stderr. */
+    public boolean terminal() {
+        return terminal;
+    }
+
+    /** Set from the process's console, or, for a forwarded command, from the client's. */
+    public void setTerminal(boolean terminal) {
+        this.terminal = terminal;
     }
 
     public void setJson(boolean json) {
@@ -67,6 +80,11 @@ public final class Output {
         }
         out.print('\n');
         out.flush();
+    }
+
+    /** A document printed while it is produced, in the layout {@link #document} prints. */
+    public StreamedDocument stream() {
+        return new StreamedDocument(out, !lines);
     }
 
     /** A line of human text on stdout. */

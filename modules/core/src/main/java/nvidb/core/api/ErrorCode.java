@@ -16,8 +16,9 @@ public enum ErrorCode {
     /** Unknown option, bad size, bad id, malformed value, broken configuration. */
     USAGE(64, "usage"),
     /**
-     * The queue is elsewhere: the configuration names a queue host ({@code remote:}) and this
-     * version cannot forward commands to it, so it refuses rather than use this machine's queue.
+     * The queue is elsewhere and cannot be used: the queue host ({@code remote:}) could not be
+     * reached, refused the login, has no usable nvidb, or the connection broke during the command.
+     * Never a silent fall-back to this machine's queue.
      */
     UNAVAILABLE(69, "unavailable"),
     /** Ctrl-C. */

@@ -2,6 +2,7 @@ package nvidb.core.api;
 
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /** Reading the queue: jobs, one job with its events, the event log, alerts, counts and job logs. */
 public interface JobQueries {
@@ -11,6 +12,14 @@ public interface JobQueries {
     }
 
     JobPage jobs(JobQuery q);
+
+    /**
+     * The jobs {@link #jobs} lists, each handed to {@code sink} as the database reads it, so that
+     * a listing of a big queue never holds it all: newest first, or oldest first with
+     * {@code oldestFirst} (with a limit, still the newest that many). Returns how many it handed
+     * over. A node that does not resolve is refused before the first job.
+     */
+    int eachJob(JobQuery q, boolean oldestFirst, Consumer<? super Job> sink);
 
     List<Job> jobsById(List<Long> ids);
 

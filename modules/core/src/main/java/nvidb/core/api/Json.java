@@ -127,11 +127,34 @@ public final class Json {
 
     /** Writes {@code node} pretty into {@code out}; false when it holds a node the generator alone cannot write. */
     private static boolean prettyTo(JsonNode node, Writer out) throws IOException {
-        try (JsonGenerator g = FACTORY.createGenerator(out)) {
-            g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+        try (JsonGenerator g = generator(out, true)) {
+            return JsonStreams.writeTree(g, node);
+        }
+    }
+
+    /**
+     * A generator for one document written piece by piece into {@code out} (left open): in the
+     * layout of {@link #prettyTo}, or compact as {@link #write} writes. Together with
+     * {@link #writeTree} it prints the same bytes as building the whole tree first and printing
+     * it, without holding the tree: a listing of every job streams.
+     */
+    public static JsonGenerator generator(Writer out, boolean pretty) throws IOException {
+        JsonGenerator g = FACTORY.createGenerator(out);
+        g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+        if (pretty) {
             // A pretty printer keeps the nesting of one document: a fresh one each time, as ObjectWriter does.
             g.setPrettyPrinter(PRETTY.createInstance());
-            return JsonStreams.writeTree(g, node);
+        }
+        return g;
+    }
+
+    /** Writes {@code node} where {@code g} stands, as the tree's printing would write it there. */
+    public static void writeTree(JsonGenerator g, JsonNode node) throws IOException {
+        // Checked first: the streamed path gives up part-way through a node it cannot write.
+        if (streamable(node, g.getOutputContext().getNestingDepth())) {
+            JsonStreams.writeTree(g, node);
+        } else {
+            Mapper.MAPPER.writeTree(g, node);
         }
     }
 
@@ -169,7 +192,8 @@ public final class Json {
 
     /** A stored list of numbers (ids): non-numbers are skipped, unreadable text reads as empty. */
     public static List<Long> longs(String text) {
-        if (text == null || text.isBlank()) {
+        // "[]" is what most rows hold (no dependencies, no GPUs): no parser for it.
+        if (text == null || text.isBlank() || text.equals("[]")) {
             return new ArrayList<>();
         }
         List<Long> flat = FlatJson.longs(text);
@@ -201,7 +225,7 @@ public final class Json {
 
     /** A stored list of strings (tags): other values as their text, unreadable text reads as empty. */
     public static List<String> strings(String text) {
-        if (text == null || text.isBlank()) {
+        if (text == null || text.isBlank() || text.equals("[]")) {
             return new ArrayList<>();
         }
         List<String> flat = FlatJson.strings(text);
@@ -221,7 +245,7 @@ public final class Json {
 
     /** A stored map of strings (env), in its stored order; unreadable text reads as empty. */
     public static Map<String, String> stringMap(String text) {
-        if (text == null || text.isBlank()) {
+        if (text == null || text.isBlank() || text.equals("{}")) {
             return new LinkedHashMap<>();
         }
         Map<String, String> flat = FlatJson.stringMap(text); // the usual form, without a parser

@@ -3,6 +3,7 @@ package nvidb.core.api;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.function.Function;
 
@@ -19,8 +20,8 @@ public interface QueueAccess extends AutoCloseable {
          * @param env         the environment ({@code NVIDB_HOME}, {@code NVIDB_DB}, …)
          * @param dbPath      {@code --db-path}, or null
          * @param local       {@code --local}: use this machine's queue even where the configuration
-         *                    names a queue host ({@code remote:}); without it such a configuration
-         *                    makes {@link #queue()} refuse
+         *                    names a queue host ({@code remote:}); so does {@code NVIDB_QUEUE_NO_REMOTE}
+         *                    in {@code env}
          * @param sitePlugins the site plugins found for a given nvidb home (the plugin host's job)
          */
         QueueAccess open(Map<String, String> env, String dbPath, boolean local,
@@ -42,11 +43,22 @@ public interface QueueAccess extends AutoCloseable {
     List<PluginEntry> plugins();
 
     /**
+     * The queue host this machine's configuration names ({@code remote:}), unless access was
+     * opened {@code local}: where it is present, a client forwards its command there and opens no
+     * queue of its own. Cheap: it reads the configuration files only when they mention
+     * {@code remote}, and no plugin; a broken configuration is a usage error.
+     */
+    Optional<RemoteSettings> queueHost();
+
+    /** Who this process submits as: {@code $NVIDB_SUBMITTER}, else {@code user@host:pid}. */
+    String submitter();
+
+    /**
      * The queue, opened with the configuration; a broken configuration is a usage error. Where
      * the configuration names a queue host ({@code remote:}) and access was not opened {@code
-     * local}, it refuses ({@link ErrorCode#UNAVAILABLE}) before opening anything: forwarding to
-     * that host is not built yet, and acting on this machine's queue instead would put jobs where
-     * their submitter does not look for them.
+     * local}, it refuses ({@link ErrorCode#UNAVAILABLE}) before opening anything: such a command
+     * belongs on the queue host (the CLI forwards it there first), and acting on this machine's
+     * queue instead would put jobs where their submitter does not look for them.
      */
     Queue queue();
 

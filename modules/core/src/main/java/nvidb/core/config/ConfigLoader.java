@@ -12,6 +12,7 @@ import java.util.TreeSet;
 import nvidb.core.api.Backups;
 import nvidb.core.api.ErrorCode;
 import nvidb.core.api.NvidbException;
+import nvidb.core.api.RemoteSettings;
 import nvidb.core.api.Sizes;
 import nvidb.core.plugins.PluginRegistry;
 import nvidb.spi.PluginKind;

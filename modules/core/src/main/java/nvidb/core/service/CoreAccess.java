@@ -1,9 +1,12 @@
 package nvidb.core.service;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 import nvidb.core.api.Daemon;
 import nvidb.core.api.ErrorCode;
@@ -12,13 +15,14 @@ import nvidb.core.api.NvidbException;
 import nvidb.core.api.PluginEntry;
 import nvidb.core.api.Queue;
 import nvidb.core.api.QueueAccess;
+import nvidb.core.api.RemoteSettings;
 import nvidb.core.config.ConfigLoader;
 import nvidb.core.config.NvidbPaths;
 import nvidb.core.config.QueueConfig;
-import nvidb.core.config.RemoteSettings;
 import nvidb.core.keeper.KeeperService;
 import nvidb.core.plugins.PluginRegistry;
 import nvidb.core.store.LeaseRepository;
+import nvidb.core.util.Submitter;
 
 /** Core's side of {@link QueueAccess}: paths, then plugins, then configuration and the queue, each on first use. */
 public final class CoreAccess implements QueueAccess {
@@ -30,6 +34,9 @@ public final class CoreAccess implements QueueAccess {
             return new CoreAccess(env, dbPath, local, sitePlugins);
         }
     }
+
+    /** Set (non-empty) on the queue host for a forwarded command, and by a user: this machine's queue. */
+    static final String NO_REMOTE = "NVIDB_QUEUE_NO_REMOTE";
 
     private final Map<String, String> env;
     private final String dbPath;
@@ -44,7 +51,8 @@ public final class CoreAccess implements QueueAccess {
                        Function<Path, List<PluginEntry>> sitePlugins) {
         this.env = Map.copyOf(env);
         this.dbPath = dbPath;
-        this.local = local;
+        String noRemote = env.get(NO_REMOTE);
+        this.local = local || (noRemote != null && !noRemote.isEmpty());
         this.sitePlugins = sitePlugins;
     }
 
@@ -70,6 +78,30 @@ public final class CoreAccess implements QueueAccess {
     @Override
     public List<PluginEntry> plugins() {
         return registry().all();
+    }
+
+    @Override
+    public Optional<RemoteSettings> queueHost() {
+        if (local || !(mentionsRemote(paths().configFile()) || mentionsRemote(paths().queueFile()))) {
+            return Optional.empty();
+        }
+        // No plugin is loaded for this: a client that forwards runs none, and the keys only a
+        // plugin can check are checked on the queue host, whose configuration uses them.
+        return Optional.ofNullable(new ConfigLoader(PluginRegistry.of(List.of())).load(paths()).remote());
+    }
+
+    /** Whether a configuration file could name a queue host at all: most never do, and then no YAML is parsed. */
+    private static boolean mentionsRemote(Path file) {
+        try {
+            return Files.isRegularFile(file) && Files.readString(file).contains("remote");
+        } catch (IOException e) {
+            return true; // not text, or unreadable: the loader says what is wrong with it
+        }
+    }
+
+    @Override
+    public String submitter() {
+        return Submitter.of(env);
     }
 
     @Override
@@ -115,9 +147,8 @@ public final class CoreAccess implements QueueAccess {
 
     private static NvidbException refusal(RemoteSettings remote) {
         return new NvidbException(ErrorCode.UNAVAILABLE, "the queue of this machine's configuration is on "
-                + remote.host() + " (remote: in " + remote.origin() + "), and this version of nvidb cannot forward"
-                + " commands there yet: run nvidb on " + remote.host() + ", or add --local to use this machine's own"
-                + " queue");
+                + remote.host() + " (remote: in " + remote.origin() + "): run the command there (nvidb job and"
+                + " nvidb queue forward themselves), or add --local to use this machine's own queue");
     }
 
     @Override

@@ -32,7 +32,7 @@ import nvidb.core.lifecycle.Transition;
 import nvidb.core.scheduler.NodeKills;
 import nvidb.core.store.JobRepository;
 import nvidb.core.store.Store;
-import nvidb.core.util.Hostname;
+import nvidb.core.util.Submitter;
 import nvidb.spi.transport.TransportException;
 
 /**
@@ -86,7 +86,7 @@ public final class JobCommandService implements JobCommands {
             throw NvidbException.usage("--idempotency-key must not be empty");
         }
         long vram = r.vram() == null ? config.settings().defaultVramMb() : Sizes.parseMb(r.vram());
-        String submitter = r.submitter() != null && !r.submitter().isBlank() ? r.submitter() : defaultSubmitter();
+        String submitter = r.submitter() != null && !r.submitter().isBlank() ? r.submitter() : Submitter.of(ctx.env());
 
         Submitted created = store.db.write(() -> {
             if (r.idempotencyKey() != null) {
@@ -151,15 +151,6 @@ public final class JobCommandService implements JobCommands {
             env.putIfAbsent(SUBMIT_DIR, pwd);
         }
         return env;
-    }
-
-    private String defaultSubmitter() {
-        String s = ctx.env().get("NVIDB_SUBMITTER");
-        if (s != null && !s.isBlank()) {
-            return s;
-        }
-        String user = ctx.env().getOrDefault("USER", System.getProperty("user.name"));
-        return user + "@" + Hostname.get() + ":" + ProcessHandle.current().pid();
     }
 
     private String resolveSubmitNode(String typed) {

@@ -3,6 +3,7 @@ package nvidb.core.service;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import nvidb.core.api.Event;
 import nvidb.core.api.Job;
 import nvidb.core.api.JobQueries;
@@ -35,6 +36,12 @@ public final class JobQueryService implements JobQueries {
         String node = q.node() == null ? null : ctx.resolveNode(q.node());
         Set<JobState> states = q.states();
         return new JobPage(store.db.read(() -> store.jobs.search(states, q.held(), node, q.tag(), q.limit())), q.limit());
+    }
+
+    @Override
+    public int eachJob(JobQuery q, boolean oldestFirst, Consumer<? super Job> sink) {
+        String node = q.node() == null ? null : ctx.resolveNode(q.node());
+        return store.db.read(() -> store.jobs.each(q.states(), q.held(), node, q.tag(), q.limit(), oldestFirst, sink));
     }
 
     @Override

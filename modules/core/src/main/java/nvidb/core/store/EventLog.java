@@ -16,10 +16,14 @@ import nvidb.core.api.Json;
 public final class EventLog {
     private static final String INSERT =
             "INSERT INTO events (ts, kind, job_id, node, message, data) VALUES (?, ?, ?, ?, ?, ?)";
-    private static final String SINCE =
-            "SELECT * FROM events WHERE id > ? AND (? IS NULL OR job_id = ?) ORDER BY id LIMIT ?";
-    private static final String NEWEST =
-            "SELECT * FROM events WHERE (? IS NULL OR job_id = ?) ORDER BY id DESC LIMIT ?";
+    // One statement per shape, not "(? IS NULL OR job_id = ?)": SQLite plans a statement before
+    // it sees the values, and with that OR it would walk the whole log for one job's events
+    // instead of using idx_events_job.
+    private static final String SINCE = "SELECT * FROM events WHERE id > ? ORDER BY id LIMIT ?";
+    private static final String SINCE_FOR_JOB =
+            "SELECT * FROM events WHERE job_id = ? AND id > ? ORDER BY id LIMIT ?";
+    private static final String NEWEST = "SELECT * FROM events ORDER BY id DESC LIMIT ?";
+    private static final String NEWEST_FOR_JOB = "SELECT * FROM events WHERE job_id = ? ORDER BY id DESC LIMIT ?";
 
     private final Database db;
 
@@ -43,14 +47,14 @@ public final class EventLog {
     /** Events after {@code sinceId}, oldest first, at most {@code limit}. */
     public List<Event> since(long sinceId, Long jobId, int limit) {
         return Rows.sql(() -> {
-            return query(SINCE, sinceId, jobId, jobId, limit);
+            return jobId == null ? query(SINCE, sinceId, limit) : query(SINCE_FOR_JOB, jobId, sinceId, limit);
         });
     }
 
     /** The newest {@code limit} events, returned oldest first. */
     public List<Event> newest(Long jobId, int limit) {
         return Rows.sql(() -> {
-            List<Event> events = query(NEWEST, jobId, jobId, limit);
+            List<Event> events = jobId == null ? query(NEWEST, limit) : query(NEWEST_FOR_JOB, jobId, limit);
             Collections.reverse(events);
             return events;
         });

@@ -11,6 +11,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import nvidb.core.api.Job;
 import nvidb.core.api.JobState;
@@ -180,6 +181,18 @@ public final class JobRepository {
      * @param limit   at most this many; 0 for all
      */
     public List<Job> search(Collection<JobState> states, boolean heldOnly, String node, String tag, int limit) {
+        List<Job> out = new ArrayList<>();
+        each(states, heldOnly, node, tag, limit, false, out::add);
+        return out;
+    }
+
+    /**
+     * {@link #search}, each job handed to {@code sink} while the statement reads the next: a
+     * listing of every job never holds them all. {@code oldestFirst} reverses the order; with a
+     * limit, the jobs are still the newest {@code limit}. Returns how many were handed over.
+     */
+    public int each(Collection<JobState> states, boolean heldOnly, String node, String tag, int limit,
+                    boolean oldestFirst, Consumer<? super Job> sink) {
         return Rows.sql(() -> {
             StringBuilder sql = new StringBuilder(SELECT + " WHERE 1 = 1");
             List<Object> args = new ArrayList<>();
@@ -197,15 +210,18 @@ public final class JobRepository {
                 args.add(node);
             }
             if (tag != null) {
-                sql.append(" AND EXISTS (SELECT 1 FROM json_each(jobs.tags) WHERE json_each.value = ?)");
+                // job_tags (schema 2) holds jobs.tags row by row, indexed by tag.
+                sql.append(" AND id IN (SELECT job_id FROM job_tags WHERE tag = ?)");
                 args.add(tag);
             }
-            sql.append(" ORDER BY id DESC");
+            // Oldest first with a limit: the newest that many, then turned round.
+            sql.append(oldestFirst && limit == 0 ? " ORDER BY id" : " ORDER BY id DESC");
             if (limit > 0) {
                 sql.append(" LIMIT ?");
                 args.add(limit);
             }
-            return query(sql.toString(), args.toArray());
+            String query = oldestFirst && limit > 0 ? "SELECT * FROM (" + sql + ") ORDER BY id" : sql.toString();
+            return stream(query, sink, args.toArray());
         });
     }
 
@@ -280,14 +296,21 @@ public final class JobRepository {
     }
 
     private List<Job> query(String sql, Object... args) throws SQLException {
+        List<Job> out = new ArrayList<>();
+        stream(sql, out::add, args);
+        return out;
+    }
+
+    private int stream(String sql, Consumer<? super Job> sink, Object... args) throws SQLException {
         try (PreparedStatement ps = c().prepareStatement(sql)) {
             Rows.bind(ps, args);
             try (ResultSet rs = ps.executeQuery()) {
-                List<Job> out = new ArrayList<>();
+                int n = 0;
                 while (rs.next()) {
-                    out.add(map(rs));
+                    sink.accept(map(rs));
+                    n++;
                 }
-                return out;
+                return n;
             }
         }
     }

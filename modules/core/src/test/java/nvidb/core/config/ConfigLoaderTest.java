@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import nvidb.core.api.ErrorCode;
 import nvidb.core.api.NvidbException;
+import nvidb.core.api.RemoteSettings;
 import nvidb.core.plugins.PluginRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

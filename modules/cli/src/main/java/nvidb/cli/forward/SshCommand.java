@@ -1,0 +1,116 @@
+package nvidb.cli.forward;
+
+import java.util.ArrayList;
+import java.util.List;
+import nvidb.core.api.RemoteSettings;
+import nvidb.core.api.ShellQuote;
+
+/**
+ * The {@code ssh} command line that runs one forwarded command on the queue host, through the
+ * user's own OpenSSH client: {@code ~/.ssh/config}, agents, ProxyJump and ControlMaster sharing
+ * all apply, and {@code remote.ssh_options} add {@code -o} options.
+ *
+ * <p>The command's own arguments are not on this line: they travel in the session's stdin (see
+ * {@link ForwardProtocol}). What is, the host's nvidb and its home from {@code remote:}, is quoted
+ * once, here, for the host's login shell (which OpenSSH hands the line to); that shell must be a
+ * POSIX-like one (sh, bash, dash, zsh, ksh).
+ */
+record SshCommand(RemoteSettings remote, boolean keeperCommand, String terminalHeader) {
+    /** @param words the command words ({@code queue keeper stop}): a keeper command gets no keeper prelude */
+    static SshCommand forCommand(RemoteSettings remote, List<String> words) {
+        return new SshCommand(remote, keeperCommand(words), null);
+    }
+
+    /**
+     * For the TUI on this terminal: a terminal on the host too ({@code ssh -tt}, whose stdin is
+     * this one's), and the header on the command line, base64 ({@link ForwardProtocol#HEADER_OPTION}).
+     */
+    static SshCommand onTerminal(RemoteSettings remote, List<String> words, String header) {
+        return new SshCommand(remote, keeperCommand(words), header);
+    }
+
+    private static boolean keeperCommand(List<String> words) {
+        return words.size() > 1 && words.get(0).equals("queue") && words.get(1).equals("keeper");
+    }
+
+    /** {@code ssh [-p PORT] [-l USER] [-o OPT]... -- HOST 'command line'}. */
+    List<String> argv() {
+        List<String> argv = new ArrayList<>(List.of("ssh",
+                // No terminal on the host, so stdout and stderr stay apart and byte for byte; the TUI gets one.
+                terminalHeader == null ? "-T" : "-tt",
+                "-e", "none")); // stdin carries frames, or a TUI's keys: no byte of it may be an ssh escape
+        if (remote.port() != null) {
+            argv.addAll(List.of("-p", remote.port().toString()));
+        }
+        if (remote.username() != null && !remote.username().isBlank()) {
+            argv.addAll(List.of("-l", remote.username()));
+        }
+        for (String option : remote.sshOptions()) {
+            argv.addAll(List.of("-o", option));
+        }
+        argv.add("--");
+        argv.add(remote.host());
+        argv.add(commandLine());
+        return argv;
+    }
+
+    /**
+     * What the host's login shell runs: the keeper prelude when {@code keeper: ensure} (but not
+     * before a {@code queue keeper} command, which says itself what the keeper should do), then
+     * {@code env NVIDB_QUEUE_NO_REMOTE=1 [NVIDB_HOME=…] NVIDB --forward-protocol=1} in its place.
+     * NVIDB_QUEUE_NO_REMOTE keeps a host that has a remote: of its own from forwarding again.
+     */
+    String commandLine() {
+        String prelude = remote.keeperEnsure() && !keeperCommand ? keeperPrelude() : "";
+        return prelude + "exec " + hostCommand() + " " + ForwardProtocol.OPTION
+                + (terminalHeader == null ? "" : " " + ForwardProtocol.HEADER_OPTION + terminalHeader);
+    }
+
+    /**
+     * {@code keeper: ensure}: the host's {@code nvidb queue keeper ensure} runs first, in the same
+     * round trip, so that the queue host keeps scheduling between commands. It never reads the
+     * session's stdin (the frames are the command's), never writes to stdout, and a failure is
+     * one warning on stderr, never the command's failure. The one place that knows how.
+     */
+    String keeperPrelude() {
+        String warning = "warning: the queue keeper on " + remote.host() + " could not be started (nvidb queue"
+                + " keeper ensure failed there); this command runs anyway, but nothing schedules jobs on "
+                + remote.host() + " between commands. Set keeper: off in remote: to skip this step.";
+        return hostCommand() + " queue keeper ensure </dev/null >/dev/null 2>&1 || echo " + ShellQuote.quote(warning)
+                + " >&2; ";
+    }
+
+    /** {@code env NVIDB_QUEUE_NO_REMOTE=1 [NVIDB_HOME=…] NVIDB}, quoted for the host's shell. */
+    private String hostCommand() {
+        StringBuilder s = new StringBuilder("env NVIDB_QUEUE_NO_REMOTE=1 ");
+        if (remote.nvidbHome() != null && !remote.nvidbHome().isBlank()) {
+            s.append("NVIDB_HOME=").append(hostPath(remote.nvidbHome())).append(' ');
+        }
+        return s.append(hostPath(remote.nvidb())).toString();
+    }
+
+    /** A path on the host, quoted; a leading {@code ~/} is the host user's home, as a person would mean it. */
+    static String hostPath(String path) {
+        if (path.equals("~")) {
+            return "\"$HOME\"";
+        }
+        if (path.startsWith("~/")) {
+            String rest = path.substring(2);
+            return "\"$HOME\"/" + (rest.isEmpty() ? "" : ShellQuote.quote(rest));
+        }
+        return ShellQuote.quote(path);
+    }
+
+    /** How a person would log in the same way, for messages: {@code ssh -p 2222 alice@gpu-queue}. */
+    String loginHint() {
+        StringBuilder s = new StringBuilder("ssh");
+        if (remote.port() != null) {
+            s.append(" -p ").append(remote.port());
+        }
+        s.append(' ');
+        if (remote.username() != null && !remote.username().isBlank()) {
+            s.append(remote.username()).append('@');
+        }
+        return s.append(remote.host()).toString();
+    }
+}
