@@ -38,8 +38,13 @@ public final class StreamedDocument {
         void produce(Consumer<JsonNode> element);
     }
 
+    /** A field holding {@code value}; null prints as JSON null, as {@code ObjectNode.set} had it. */
     public StreamedDocument field(String name, JsonNode value) {
         return write(() -> {
+            if (value == null) {
+                started().writeNullField(name);
+                return;
+            }
             started().writeFieldName(name);
             Json.writeTree(g, value);
         });
