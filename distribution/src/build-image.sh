@@ -34,6 +34,8 @@ image=$2
 src=$(cd -P -- "$(dirname -- "$0")" && pwd -P)
 main_module=nvidb.cli
 main_class=nvidb.cli.Main
+# The AOT cache's training run: the usual command lines, one after the other in one JVM.
+training_class=nvidb.cli.AotTraining
 
 # --- find JDK 25 -------------------------------------------------------------------------------
 # JAVA_HOME first, then the JDK running Maven, then the system's JVM directory.
@@ -166,6 +168,7 @@ if grep -q '^module org.jline.terminal.ffm ' "$work/modules.txt"; then
 fi
 sed -e "s|@ADD_MODULES@|$root_mods|" -e "s|@NATIVE_ACCESS@|$native_access|" \
     -e "s|@SQLITE_LIB@|$sqlite_lib|" -e "s|@MAIN@|$main_module/$main_class|" \
+    -e "s|@AOT_TRAINING_MAIN@|$main_module/$training_class|" \
     -e "s|@VERSION@|${NVIDB_VERSION:-dev}|" \
     "$src/nvidb.sh" > "$image/bin/nvidb"
 cp -- "$src/nvidb-train-aot.sh" "$image/bin/nvidb-train-aot"
@@ -179,9 +182,9 @@ cp_arg=
     || { cat "$work/resolve.log" >&2; die "the image's modules do not resolve (above). A jar missing from lib/?" \
         "Then see: mvn dependency:tree -pl distribution (Maven drops the dependencies of an invalid POM)"; }
 
-# --- AOT cache: train on a representative command -------------------------------------------------
-# bin/nvidb-train-aot runs it through bin/nvidb (NVIDB_AOT_TRAIN) so that the module path and flags
-# are exactly those of every later run.
+# --- AOT cache: train on the usual commands ------------------------------------------------------
+# bin/nvidb-train-aot runs them through bin/nvidb (NVIDB_AOT_TRAIN) so that the module path and
+# flags are exactly those of every later run.
 if [ "${NVIDB_AOT:-true}" = true ]; then
     start=$(date +%s)
     "$image/bin/nvidb-train-aot" > /dev/null || die "training the AOT cache failed (above)"

@@ -2,10 +2,13 @@
 # nvidb-train-aot — (re)trains the AOT cache of this nvidb image (generated from
 # distribution/src/nvidb-train-aot.sh; the build runs it once).
 #
-# The cache (lib/nvidb.aot, JEP 483/514) holds the classes a representative command loads, already
-# parsed and linked, so later starts skip that work. It records the absolute path of the image's
-# module path; after moving or copying the image elsewhere, run this script there once (it needs
-# write access to lib/). The training command runs against a throwaway queue in a temporary
+# The cache (lib/nvidb.aot, JEP 483/514) holds the classes the usual commands load, already parsed
+# and linked, so later starts skip that work. A JDK 25 cache records one JVM run, so the training
+# is one JVM (nvidb.cli.AotTraining, started by bin/nvidb with the same flags) that runs the usual
+# command lines one after the other: submit (with and without a scheduler pass), queue tick, job
+# wait, ls, show, logs, queue status, --version and --help. It records the absolute path of the
+# image's module path; after moving or copying the image elsewhere, run this script there once (it
+# needs write access to lib/). The training runs against a throwaway queue in a temporary
 # directory and never touches $NVIDB_HOME.
 set -eu
 
@@ -32,16 +35,16 @@ mkdir -p "$NVIDB_HOME"
 printf 'queue:\n  tick_min_interval: 3\n' > "$NVIDB_HOME/queue.yml"
 
 rm -f -- "$cache" "$cache.home"
-# One job in the queue first, so that the trained command reads, schedules and prints a real one.
-"$home/bin/nvidb" job submit --json --gpus 0 --name aot-warm-up -- true > "$tmp/warm-up.json" 2> "$tmp/warm-up.log" || {
+# A first command without the cache's output, so that the training reads a queue that exists.
+"$home/bin/nvidb" job ls --json --no-tick > "$tmp/warm-up.json" 2> "$tmp/warm-up.log" || {
     cat "$tmp/warm-up.json" "$tmp/warm-up.log" >&2
-    echo "nvidb-train-aot: the image does not run (bin/nvidb job submit failed, output above)" >&2
+    echo "nvidb-train-aot: the image does not run (bin/nvidb job ls failed, output above)" >&2
     exit 1
 }
 # The training run. The JVM writes the cache when it exits (in a second JVM it starts for that).
-NVIDB_AOT_TRAIN=$tmp/nvidb.aot "$home/bin/nvidb" job submit --json --gpus 0 --name aot-training -- true \
-    > "$tmp/train.json" 2> "$tmp/train.log" || {
-    cat "$tmp/train.json" "$tmp/train.log" >&2
+# It runs in the temporary directory: a job's working directory is where it was submitted.
+(cd "$tmp" && NVIDB_AOT_TRAIN=$tmp/nvidb.aot "$home/bin/nvidb") > "$tmp/train.log" 2>&1 || {
+    cat "$tmp/train.log" >&2
     echo "nvidb-train-aot: the training run failed (output above)" >&2
     exit 1
 }

@@ -3,8 +3,8 @@
 #
 # Runs the image's own Java runtime on the image's modules. Environment:
 #   NVIDB_JAVA_OPTS   extra JVM options, appended after the defaults (split on blanks)
-#   NVIDB_AOT_TRAIN   for bin/nvidb-train-aot: write a fresh AOT cache to this file instead of
-#                     using one
+#   NVIDB_AOT_TRAIN   for bin/nvidb-train-aot: run the training (nvidb.cli.AotTraining) and
+#                     write a fresh AOT cache to this file instead of using one
 # Everything else (NVIDB_HOME, NVIDB_QUEUE_DB, ...) is read by nvidb itself.
 
 # This script's real location, following symlinks (bin/nvidb may be linked from ~/bin or such).
@@ -33,8 +33,13 @@ if [ ! -x "$java" ]; then
 fi
 
 # JVM options are put in front of the command's own arguments one by one, last first, so that
-# paths with blanks survive (a POSIX sh has no arrays).
-set -- -m @MAIN@ "$@"
+# paths with blanks survive (a POSIX sh has no arrays). The AOT training (bin/nvidb-train-aot) runs
+# its own main class, which runs the usual command lines one after the other in this same JVM.
+if [ -n "${NVIDB_AOT_TRAIN:-}" ]; then
+    set -- -m @AOT_TRAINING_MAIN@ "$@"
+else
+    set -- -m @MAIN@ "$@"
+fi
 if [ -n "${NVIDB_JAVA_OPTS:-}" ]; then
     set -f
     # shellcheck disable=SC2086
@@ -49,30 +54,46 @@ add_modules="@ADD_MODULES@"
 if [ -n "$add_modules" ]; then
     set -- --add-modules "$add_modules" "$@"
 fi
-# sqlite-jdbc loads the library unpacked at build time rather than unpacking one into /tmp.
+# sqlite-jdbc loads the library unpacked at build time rather than unpacking one into /tmp. Its
+# temporary folder is native/ too: before loading, it lists that folder for stale copies of its
+# own, and listing a busy /tmp costs every command milliseconds.
 if [ -f "$home/native/@SQLITE_LIB@" ]; then
-    set -- "-Dorg.sqlite.lib.path=$home/native" "-Dorg.sqlite.lib.name=@SQLITE_LIB@" "$@"
+    set -- "-Dorg.sqlite.lib.path=$home/native" "-Dorg.sqlite.lib.name=@SQLITE_LIB@" \
+        "-Dorg.sqlite.tmpdir=$home/native" "$@"
 fi
+# slf4j (the logging API of sqlite-jdbc, pf4j and sshd; slf4j-nop drops it all) is given its
+# provider by name, so that it does not search every module for one (~9 ms of every command), and
+# says nothing about having been given it.
+set -- -Dslf4j.provider=org.slf4j.nop.NOPServiceProvider -Dslf4j.internal.verbosity=WARN "$@"
 # AOT cache (JEP 483/514): classes loaded and linked ahead of time, trained by bin/nvidb-train-aot.
 # The cache records the absolute module path, so it is used only where it was trained
 # (lib/nvidb.aot.home); a moved image runs without it until bin/nvidb-train-aot runs there.
 # AOTMode=auto runs on without the cache when it is stale or made for other JVM flags, and the
 # aot/cds log tags are silenced so that nothing of that reaches the user.
+# The training records no method profiles (AOTRecordTraining, JDK 25's JEP 515): they are for C2,
+# which the launcher leaves off, and with them C1 compiles more, early: measured, a submit then
+# costs ~15 ms more CPU for ~5 ms less wall time, and 8 processes submitting at once on 2 cores
+# made 11.2 instead of 12.9 submits/s.
 if [ -n "${NVIDB_AOT_TRAIN:-}" ]; then
-    set -- "-XX:AOTCacheOutput=$NVIDB_AOT_TRAIN" "$@"
+    set -- -XX:+UnlockDiagnosticVMOptions -XX:-AOTRecordTraining "-XX:AOTCacheOutput=$NVIDB_AOT_TRAIN" "$@"
 elif [ -f "$home/lib/nvidb.aot" ] && { read -r trained < "$home/lib/nvidb.aot.home"; } 2> /dev/null \
     && [ "$trained" = "$home" ]; then
     set -- -XX:AOTMode=auto "-XX:AOTCache=$home/lib/nvidb.aot" "$@"
 fi
 # Serial GC and C1 only (TieredStopAtLevel=1): a command is short and mostly single-threaded;
-# measured faster than G1 or full tiered compilation, even listing 10,000 jobs. Half the initial
+# measured faster than G1 or full tiered compilation, even listing 10,000 jobs. C1 compiles a
+# method after twice the usual calls (CompileThresholdScaling=2): a submit then burns ~10% less
+# CPU in the compiler thread, and no command measured slower (bench/cli-timings.sh). Compact
+# object headers (JEP 519): listing 10,000 jobs takes ~8% less memory and time. Half the initial
 # heap young (NewRatio=1, the default is a third): a command's objects die young, and listing
 # 10,000 jobs then needs one collection instead of two on an 8 GB machine (none on larger ones);
-# a ratio, not a size, so that no heap is too small for it. No hsperfdata file in /tmp
-# (-UsePerfData). JVM log output (warnings only) goes to stderr, never into a command's JSON on
-# stdout.
+# a ratio, not a size, so that no heap is too small for it (a fixed small young generation,
+# measured, saves memory only for the largest listings and makes them slower). No hsperfdata
+# file in /tmp (-UsePerfData). JVM log output (warnings only) goes to stderr, never into a
+# command's JSON on stdout.
 exec "$java" \
-    -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:NewRatio=1 -XX:-UsePerfData \
+    -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=2 -XX:+UseCompactObjectHeaders \
+    -XX:NewRatio=1 -XX:-UsePerfData \
     -Xlog:disable -Xlog:all=warning,aot*=off,cds*=off:stderr \
     --enable-native-access=@NATIVE_ACCESS@ \
     "-Dnvidb.dist.plugins=$home/plugins" \

@@ -35,7 +35,7 @@ public final class Main {
             forwarded.close();
         }
         guard.finished();
-        System.exit(code);
+        nvidb.cli.context.Exit.end(code);
     }
 
     /**

@@ -14,6 +14,7 @@ import nvidb.cli.context.CliContext;
 import nvidb.cli.context.ContextHolder;
 import nvidb.cli.context.Interrupted;
 import nvidb.cli.forward.ForwardClient;
+import nvidb.cli.model.CommandLines;
 import nvidb.cli.output.Output;
 import nvidb.core.api.ErrorCode;
 import nvidb.core.api.NvidbException;
@@ -139,23 +140,7 @@ public final class Nvidb implements Runnable, ContextHolder {
      * {@code args} names is registered; with no recognised branch (help, typos) everything is.
      */
     static CommandLine commandLine(CliContext context, String[] args) {
-        CommandLine cli = new CommandLine(new Nvidb(context));
-        List<String> words = commandWords(args);
-        String group = words.isEmpty() ? null : words.get(0);
-        String leaf = words.size() > 1 ? words.get(1) : null;
-        boolean known = "plugins".equals(group) || ("job".equals(group) && JobCommand.SUBCOMMANDS.containsKey(leaf))
-                || ("queue".equals(group) && QueueCommand.SUBCOMMANDS.containsKey(leaf));
-        // "nvidb --version" (or -V) alone prints the version and nothing of the subcommands.
-        boolean versionOnly = args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"));
-        if (!versionOnly && (!known || "queue".equals(group))) {
-            cli.addSubcommand(group(new QueueCommand(), QueueCommand.SUBCOMMANDS, known ? leaf : null));
-        }
-        if (!versionOnly && (!known || "job".equals(group))) {
-            cli.addSubcommand(group(new JobCommand(), JobCommand.SUBCOMMANDS, known ? leaf : null));
-        }
-        if (!versionOnly && (!known || "plugins".equals(group))) {
-            cli.addSubcommand(new PluginsCommand());
-        }
+        CommandLine cli = tree(context, args, CommandLines.fromModel());
         HelpText.apply(cli);
         cli.setOut(new java.io.PrintWriter(context.output().out(), true));
         cli.setErr(new java.io.PrintWriter(context.output().err(), true));
@@ -169,12 +154,37 @@ public final class Nvidb implements Runnable, ContextHolder {
         return cli;
     }
 
-    private static CommandLine group(Object command, java.util.Map<String, java.util.function.Supplier<Object>> subs,
-                                     String only) {
-        CommandLine group = new CommandLine(command);
+    /**
+     * The commands of the branch {@code args} names, as {@code lines} makes them (the build-time
+     * model, or picocli's reading of the annotations), before help text and handlers.
+     */
+    static CommandLine tree(CliContext context, String[] args, CommandLines lines) {
+        CommandLine cli = lines.of(new Nvidb(context));
+        List<String> words = commandWords(args);
+        String group = words.isEmpty() ? null : words.get(0);
+        String leaf = words.size() > 1 ? words.get(1) : null;
+        boolean known = "plugins".equals(group) || ("job".equals(group) && JobCommand.SUBCOMMANDS.containsKey(leaf))
+                || ("queue".equals(group) && QueueCommand.SUBCOMMANDS.containsKey(leaf));
+        // "nvidb --version" (or -V) alone prints the version and nothing of the subcommands.
+        boolean versionOnly = args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"));
+        if (!versionOnly && (!known || "queue".equals(group))) {
+            cli.addSubcommand("queue", group(lines, new QueueCommand(), QueueCommand.SUBCOMMANDS, known ? leaf : null));
+        }
+        if (!versionOnly && (!known || "job".equals(group))) {
+            cli.addSubcommand("job", group(lines, new JobCommand(), JobCommand.SUBCOMMANDS, known ? leaf : null));
+        }
+        if (!versionOnly && (!known || "plugins".equals(group))) {
+            cli.addSubcommand("plugins", lines.of(new PluginsCommand()));
+        }
+        return cli;
+    }
+
+    private static CommandLine group(CommandLines lines, Object command,
+                                     java.util.Map<String, java.util.function.Supplier<Object>> subs, String only) {
+        CommandLine group = lines.of(command);
         subs.forEach((name, factory) -> {
             if (only == null || only.equals(name)) {
-                group.addSubcommand(name, factory.get());
+                group.addSubcommand(name, lines.of(factory.get()));
             }
         });
         return group;

@@ -38,15 +38,15 @@ public final class StreamedDocument {
         void produce(Consumer<JsonNode> element);
     }
 
-    /** {@code value} null prints {@code null}, as {@code ObjectNode.set} does. */
+    /** A field holding {@code value}; null prints as JSON null, as {@code ObjectNode.set} had it. */
     public StreamedDocument field(String name, JsonNode value) {
         return write(() -> {
             if (value == null) {
                 started().writeNullField(name);
-            } else {
-                started().writeFieldName(name);
-                Json.writeTree(g, value);
+                return;
             }
+            started().writeFieldName(name);
+            Json.writeTree(g, value);
         });
     }
 

@@ -196,6 +196,10 @@ public final class Json {
         if (text == null || text.isBlank() || text.equals("[]")) {
             return new ArrayList<>();
         }
+        List<Long> flat = FlatJson.longs(text);
+        if (flat != null) {
+            return flat;
+        }
         List<Long> streamed = streamedArray(text, JsonToken.VALUE_NUMBER_INT,
                 p -> p.getNumberType() == JsonParser.NumberType.BIG_INTEGER ? null : p.getLongValue());
         if (streamed != null) {
@@ -224,6 +228,10 @@ public final class Json {
         if (text == null || text.isBlank() || text.equals("[]")) {
             return new ArrayList<>();
         }
+        List<String> flat = FlatJson.strings(text);
+        if (flat != null) {
+            return flat;
+        }
         List<String> streamed = streamedArray(text, JsonToken.VALUE_STRING, JsonParser::getText);
         if (streamed != null) {
             return streamed;
@@ -239,6 +247,10 @@ public final class Json {
     public static Map<String, String> stringMap(String text) {
         if (text == null || text.isBlank() || text.equals("{}")) {
             return new LinkedHashMap<>();
+        }
+        Map<String, String> flat = FlatJson.stringMap(text); // the usual form, without a parser
+        if (flat != null) {
+            return flat;
         }
         try (JsonParser p = parser(text)) {
             if (p.nextToken() == JsonToken.START_OBJECT) {

@@ -3,12 +3,12 @@ package nvidb.core.service;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.function.Supplier;
 import nvidb.core.api.Lease;
 import nvidb.core.api.NvidbException;
 import nvidb.core.scheduler.Scheduler;
 import nvidb.core.store.Store;
+import nvidb.core.util.Nonce;
 
 /**
  * The scheduler lease taken for a user operation, so that the operation never interleaves with a
@@ -26,7 +26,7 @@ final class OperationLease {
     }
 
     <T> T run(String operation, Supplier<T> work) {
-        String owner = scheduler.owner() + ":" + operation + ":" + UUID.randomUUID().toString().substring(0, 8);
+        String owner = scheduler.owner() + ":" + operation + ":" + Nonce.hex(8);
         Instant deadline = Instant.now().plus(WAIT);
         while (true) {
             Optional<Lease> blocker = store.leases.acquire(Scheduler.LEASE, owner, scheduler.leaseTtl(), Instant.now());

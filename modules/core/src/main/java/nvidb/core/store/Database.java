@@ -7,7 +7,6 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -44,7 +43,9 @@ public final class Database implements AutoCloseable {
                 FilePermissions.createPrivateDirectories(parent);
             }
             createPrivateFile(path);
-            c = DriverManager.getConnection("jdbc:sqlite:" + path);
+            // The driver itself rather than DriverManager, whose first use searches every module for
+            // java.sql.Driver services: a few ms of every command, for a driver known in advance.
+            c = org.sqlite.JDBC.createConnection("jdbc:sqlite:" + path, new java.util.Properties());
             Database db = new Database(path, c);
             db.configure();
             Migrations.apply(db);

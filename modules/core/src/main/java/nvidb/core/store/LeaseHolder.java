@@ -1,8 +1,8 @@
 package nvidb.core.store;
 
 import java.util.Optional;
-import java.util.UUID;
 import nvidb.core.util.Hostname;
+import nvidb.core.util.Nonce;
 
 /**
  * Who holds a lease: the owner string is {@code host:pid:…}, so a lease says which process on
@@ -12,7 +12,7 @@ import nvidb.core.util.Hostname;
 record LeaseHolder(String host, long pid) {
     /** A fresh owner for this process: {@code host:pid:random}, unique per holder object. */
     static String ownerForThisProcess() {
-        return Hostname.get() + ":" + ProcessHandle.current().pid() + ":" + UUID.randomUUID().toString().replace("-", "");
+        return Hostname.get() + ":" + ProcessHandle.current().pid() + ":" + Nonce.hex(32);
     }
 
     /** The host and pid an owner names; empty for an owner in another form (then only expiry frees it). */

@@ -1,0 +1,66 @@
+package nvidb.cli;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import nvidb.cli.output.Output;
+
+/**
+ * The AOT cache's training run (bin/nvidb-train-aot starts it with bin/nvidb's JVM and flags, and
+ * nothing else does): the command lines people run most, one after the other in this one JVM,
+ * each through {@link Nvidb#run} as {@code Main} runs it, against the throwaway queue in {@code
+ * NVIDB_HOME}. A JDK 25 cache records one JVM run: the classes it loaded, linked and profiled are
+ * what later commands start with, so every command here starts faster (a submit, a list, a
+ * scheduler pass on the local node, a wait, a log read), where training on one submit left the
+ * rest to load and link on every start.
+ */
+public final class AotTraining {
+    /** The training: {@code --version}, then a job through its whole life, read every usual way. */
+    static final List<List<String>> COMMANDS = List.of(
+            List.of("--version"),
+            List.of("job", "submit", "--json", "--gpus", "0", "--no-tick", "--name", "aot-a", "--", "true"),
+            List.of("job", "submit", "--json", "--gpus", "0", "--name", "aot-b", "--", "echo", "trained"),
+            List.of("job", "submit", "--gpus", "0", "--name", "aot-c", "--", "true"),
+            List.of("queue", "tick", "--json"),
+            List.of("job", "wait", "2", "--timeout", "30", "--json"),
+            List.of("job", "wait", "3", "--timeout", "30"),
+            List.of("job", "ls", "--json"),
+            List.of("job", "ls", "--json", "--no-tick"),
+            List.of("job", "ls"),
+            List.of("job", "show", "2", "--json"),
+            List.of("job", "show", "2"),
+            List.of("job", "logs", "2"),
+            List.of("job", "logs", "2", "--json"),
+            List.of("queue", "status", "--json"),
+            List.of("queue", "status"),
+            List.of("queue", "tick"),
+            List.of("job", "submit", "--help"));
+
+    private AotTraining() {
+    }
+
+    /** Runs the training; exits 1, naming the command, when one of them fails (a broken image). */
+    public static void main(String[] args) {
+        List<String> failed = new ArrayList<>();
+        for (List<String> command : COMMANDS) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            int code = Nvidb.run(command.toArray(String[]::new), withPwd(System.getenv()),
+                    new Output(new PrintStream(out, true, StandardCharsets.UTF_8),
+                            new PrintStream(err, true, StandardCharsets.UTF_8)));
+            if (code != 0) {
+                failed.add("nvidb " + String.join(" ", command) + " exited " + code + ": "
+                        + out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8));
+            }
+        }
+        failed.forEach(System.err::println);
+        System.exit(failed.isEmpty() ? 0 : 1);
+    }
+
+    private static Map<String, String> withPwd(Map<String, String> env) {
+        return Main.withWorkingDirectory(env, java.nio.file.Path.of(System.getProperty("user.dir")));
+    }
+}

@@ -1,0 +1,35 @@
+package nvidb.cli;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import nvidb.cli.context.CliContext;
+import nvidb.cli.model.CommandLines;
+import nvidb.cli.model.ModelWriter;
+import nvidb.cli.output.Output;
+import picocli.CommandLine;
+
+/**
+ * Build time only (modules/cli/pom.xml runs it after compiling): picocli reads every command's
+ * annotations once, here, and the model of what it read goes into the classes folder, so that a
+ * command line at run time is built without reading annotations (see {@link CommandLines}).
+ */
+public final class WriteCommandModel {
+    private WriteCommandModel() {
+    }
+
+    /** @param args the folder to write the models to (one file a class) */
+    public static void main(String[] args) throws IOException {
+        if (args.length != 1) {
+            throw new IllegalArgumentException("usage: WriteCommandModel MODEL_FOLDER");
+        }
+        // The whole tree (no branch named), from the annotations; the context is never opened.
+        CommandLine root = Nvidb.tree(new CliContext(Map.of(), Output.system()), new String[0],
+                CommandLines.reflective());
+        List<String> skipped = ModelWriter.write(root, Path.of(args[0]));
+        for (String s : skipped) {
+            System.out.println("command model: left out, built from its annotations at run time: " + s);
+        }
+    }
+}
