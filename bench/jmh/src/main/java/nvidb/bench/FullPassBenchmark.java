@@ -14,6 +14,7 @@ import nvidb.core.api.TickSummary;
 import nvidb.core.config.QueueConfig;
 import nvidb.core.config.QueueSettings;
 import nvidb.core.config.ServerConfig;
+import nvidb.core.delivery.AlertDeliveryPass;
 import nvidb.core.lifecycle.JobLifecycle;
 import nvidb.core.node.NodeConnections;
 import nvidb.core.plugins.PluginRegistry;
@@ -22,6 +23,7 @@ import nvidb.core.store.JobRepository;
 import nvidb.core.store.Store;
 import nvidb.plugins.placement.SpreadPolicyFactory;
 import nvidb.plugins.probe.nvidiasmi.NvidiaSmiProbeFactory;
+import nvidb.spi.alert.SinkContext;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -137,7 +139,9 @@ public class FullPassBenchmark {
     private void open(Path file) {
         store = Store.open(file);
         nodes = new NodeConnections(config, plugins);
-        scheduler = new Scheduler(store, config, plugins, nodes);
+        // No sink is configured in this queue: the delivery pass finds nothing to send.
+        scheduler = new Scheduler(store, config, plugins, nodes,
+                new AlertDeliveryPass(store, config, plugins, new SinkContext(file.getParent())));
     }
 
     @Benchmark
