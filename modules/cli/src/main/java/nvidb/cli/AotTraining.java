@@ -42,7 +42,7 @@ public final class AotTraining {
     private AotTraining() {
     }
 
-    /** Runs the training; exits 1, naming the command, when one of them fails (a broken image). */
+    /** Runs the training; exits 1, naming each command that failed (a broken image). */
     public static void main(String[] args) {
         List<String> failed = new ArrayList<>();
         for (List<String> command : COMMANDS) {
@@ -56,8 +56,8 @@ public final class AotTraining {
                         + out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8));
             }
         }
-        failed.forEach(System.err::println);
-        System.exit(failed.isEmpty() ? 0 : 1);
+        failed.forEach(Output.system().err()::println);
+        Main.exit(failed.isEmpty() ? 0 : 1);
     }
 
     private static Map<String, String> withPwd(Map<String, String> env) {

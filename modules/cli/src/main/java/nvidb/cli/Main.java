@@ -35,7 +35,17 @@ public final class Main {
             forwarded.close();
         }
         guard.finished();
-        nvidb.cli.context.Exit.end(code);
+        exit(code);
+    }
+
+    /**
+     * Ends the process with {@code code}: a success returns from {@code main} when no other thread
+     * would keep the JVM alive, sparing System.exit's logger set-up (see LiveThreads).
+     */
+    static void exit(int code) {
+        if (code != 0 || nvidb.cli.context.LiveThreads.wouldKeepTheJvmAlive()) {
+            System.exit(code);
+        }
     }
 
     /**

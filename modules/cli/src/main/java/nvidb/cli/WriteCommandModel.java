@@ -28,8 +28,9 @@ public final class WriteCommandModel {
         CommandLine root = Nvidb.tree(new CliContext(Map.of(), Output.system()), new String[0],
                 CommandLines.reflective());
         List<String> skipped = ModelWriter.write(root, Path.of(args[0]));
+        Output out = Output.system();
         for (String s : skipped) {
-            System.out.println("command model: left out, built from its annotations at run time: " + s);
+            out.line("command model: left out, built from its annotations at run time: " + s);
         }
     }
 }
