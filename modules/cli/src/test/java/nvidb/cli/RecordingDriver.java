@@ -43,6 +43,7 @@ final class RecordingDriver implements Driver, AutoCloseable {
         RecordingDriver recorder = new RecordingDriver(sqlite);
         DriverManager.deregisterDriver(sqlite);
         DriverManager.registerDriver(recorder);
+        System.setProperty("nvidb.store.driverManager", "true"); // the store asks DriverManager, so this driver
         return recorder;
     }
 
@@ -62,6 +63,7 @@ final class RecordingDriver implements Driver, AutoCloseable {
 
     @Override
     public void close() throws SQLException {
+        System.clearProperty("nvidb.store.driverManager");
         DriverManager.deregisterDriver(this);
         DriverManager.registerDriver(sqlite);
     }

@@ -22,6 +22,9 @@ import nvidb.core.api.Times;
  * once is normal (a burst of agents), so the WAL switch and the migrations retry on "busy".
  */
 public final class Database implements AutoCloseable {
+    /** System property: open connections through DriverManager (for tests that record statements). */
+    static final String DRIVER_MANAGER = "nvidb.store.driverManager";
+
     static final int BUSY_TIMEOUT_MS = 30_000;
     private static final int OPEN_ATTEMPTS = 200;
 
@@ -45,7 +48,11 @@ public final class Database implements AutoCloseable {
             createPrivateFile(path);
             // The driver itself rather than DriverManager, whose first use searches every module for
             // java.sql.Driver services: a few ms of every command, for a driver known in advance.
-            c = org.sqlite.JDBC.createConnection("jdbc:sqlite:" + path, new java.util.Properties());
+            // A test that records every statement (QueryPlansTest) registers a driver of its own and
+            // sets nvidb.store.driverManager to be asked.
+            String url = "jdbc:sqlite:" + path;
+            c = Boolean.getBoolean(DRIVER_MANAGER) ? java.sql.DriverManager.getConnection(url)
+                    : org.sqlite.JDBC.createConnection(url, new java.util.Properties());
             Database db = new Database(path, c);
             db.configure();
             Migrations.apply(db);
