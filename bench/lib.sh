@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # Shared by the whole-command benchmarks (bench/run, bench/cli-timings.sh, bench/status-tick.sh,
-# bench/concurrent-submits.sh): sourced, never run. POSIX sh.
+# bench/concurrent-submits.sh, bench/class-loads.sh): sourced, never run. POSIX sh.
 #
 #   bench_setup NAME      $here, $root, $tmp (removed on exit), a clean environment, say()
 #   bench_image           $NVIDB_BIN (default: distribution/target/nvidb, built first via ./nvidb
