@@ -25,11 +25,13 @@ final class Launcher {
     private final QueueConfig config;
     private final NodeConnections nodes;
     private final JobLifecycle lifecycle;
+    private final NodeKills kills;
 
-    Launcher(QueueConfig config, NodeConnections nodes, JobLifecycle lifecycle) {
+    Launcher(QueueConfig config, NodeConnections nodes, JobLifecycle lifecycle, NodeKills kills) {
         this.config = config;
         this.nodes = nodes;
         this.lifecycle = lifecycle;
+        this.kills = kills;
     }
 
     /** One launch round trip. */
@@ -78,7 +80,7 @@ final class Launcher {
      */
     private void stopUnwanted(Job job, String node, LaunchResult r) {
         try {
-            new NodeKills(nodes).terminate(node, r.runDir(), r.pid(), r.pgid());
+            kills.terminate(node, r.runDir(), r.pid(), r.pgid());
         } catch (TransportException e) {
             lifecycle.owesKill(job.id(), node, r.runDir(), r.pid(), r.pgid(), "cancelled while it was launched",
                     Times.now());

@@ -60,7 +60,7 @@ public final class Scheduler {
         this.owner = LeaseRepository.newOwner();
         JobLifecycle lifecycle = new JobLifecycle(store);
         NodeKills kills = new NodeKills(nodes);
-        Launcher launcher = new Launcher(config, nodes, lifecycle);
+        Launcher launcher = new Launcher(config, nodes, lifecycle, kills);
         this.refresh = new NodeRefreshPass(store, config, nodes, kills);
         this.settle = new SettlePass(store, lifecycle, launcher);
         this.timeouts = new TimeoutPass(store, lifecycle, kills);

@@ -110,7 +110,7 @@ class PassesTest {
         NodeRefreshPass.Observation o = new NodeRefreshPass.Observation(node(), running, List.of(), report, null, null,
                 Map.of());
         TickSummary.Builder summary = new TickSummary.Builder();
-        Launcher launcher = new Launcher(f.config, f.nodes, f.lifecycle);
+        Launcher launcher = launcher();
 
         List<Job> still = new SettlePass(f.store, f.lifecycle, launcher).run(o, Map.of(), summary);
 
@@ -136,7 +136,7 @@ class PassesTest {
         NodeRefreshPass.Observation o = new NodeRefreshPass.Observation(node(), List.of(f.find(id)), List.of(), report,
                 null, null, Map.of());
         TickSummary.Builder summary = new TickSummary.Builder();
-        new SettlePass(f.store, f.lifecycle, new Launcher(f.config, f.nodes, f.lifecycle)).run(o, Map.of(), summary);
+        new SettlePass(f.store, f.lifecycle, launcher()).run(o, Map.of(), summary);
         assertEquals(JobState.TIMEOUT, f.find(id).state());
         assertEquals("job_timeout", f.events(id).getLast().kind());
         assertEquals("{\"runner\":true}", f.events(id).getLast().dataJson());
@@ -176,7 +176,7 @@ class PassesTest {
             return null;
         });
         f.cutOff();
-        PoolDispatchPass pool = new PoolDispatchPass(f.lifecycle, new Launcher(f.config, f.nodes, f.lifecycle));
+        PoolDispatchPass pool = new PoolDispatchPass(f.lifecycle, launcher());
         for (int pass = 0; pass < 2; pass++) {
             TickSummary.Builder summary = new TickSummary.Builder();
             pool.run(round(), summary);
@@ -206,7 +206,7 @@ class PassesTest {
         });
         long id = f.submit(new nvidb.core.store.JobRepository.NewJob("", "sleep 60", null, Map.of(), 0, 1, 1024, null,
                 List.of(), List.of(), null, "tester@host:1", List.of(), null, null, 0, null, null));
-        Launcher launcher = new Launcher(f.config, f.nodes, f.lifecycle);
+        Launcher launcher = launcher();
         PlacementPlanner.Choice place = new PlacementPlanner.Choice(PassFixture.NODE, List.of(0));
         f.lifecycle.place(id, PassFixture.NODE, List.of(0), now);
         nvidb.core.node.LaunchResult launched = launcher.launch(f.find(id), place, 1);
@@ -244,7 +244,7 @@ class PassesTest {
         java.nio.file.Files.writeString(dir.resolve("exit_code"), "0 " + now.getEpochSecond() + "\n");
 
         TickSummary.Builder summary = new TickSummary.Builder();
-        new PoolDispatchPass(f.lifecycle, new Launcher(f.config, f.nodes, f.lifecycle)).run(round(), summary);
+        new PoolDispatchPass(f.lifecycle, launcher()).run(round(), summary);
 
         Job job = f.find(id);
         assertEquals(JobState.RUNNING, job.state(), "recorded as the run it was: " + job);
@@ -278,7 +278,7 @@ class PassesTest {
         long head = f.submit(laneJob(1));
         long next = f.submit(laneJob(2));
         TickSummary.Builder summary = new TickSummary.Builder();
-        new LaneDispatchPass(f.store, f.nodes, new Launcher(f.config, f.nodes, f.lifecycle)).run(round(), summary);
+        new LaneDispatchPass(f.store, f.nodes, launcher()).run(round(), summary);
         Job started = f.find(head);
         try {
             assertEquals(JobState.RUNNING, started.state());
@@ -298,6 +298,10 @@ class PassesTest {
     }
 
     // ------------------------------------------------------------------ helpers
+
+    private Launcher launcher() {
+        return new Launcher(f.config, f.nodes, f.lifecycle, new NodeKills(f.nodes));
+    }
 
     private DispatchRound round() {
         List<Job> pending = f.store.db.read(() -> f.store.jobs.inStates(List.of(JobState.PENDING)));
