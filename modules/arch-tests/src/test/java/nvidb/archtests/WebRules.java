@@ -39,6 +39,7 @@ final class WebRules {
             .and().doNotHaveFullyQualifiedName("nvidb.cli.commands.QueueWeb")
             .and().doNotHaveFullyQualifiedName("nvidb.cli.commands.QueueDaemon")
             .and().resideOutsideOfPackage("nvidb.cli.web..")
+            .and().resideOutsideOfPackage("nvidb.testkit..")
             .should().dependOnClassesThat().resideInAnyPackage("nvidb.web..", "com.sun.net.httpserver..")
             .because("job submit and every other command must not pay for the web server's classes at start-up");
 

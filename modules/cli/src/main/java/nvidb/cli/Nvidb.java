@@ -86,9 +86,10 @@ public final class Nvidb implements Runnable, ContextHolder {
 
     /**
      * Runs one command line with a context the caller made (Main, to reach it from a shutdown
-     * hook; the web server, on a borrowed access).
+     * hook; the web server, on a borrowed access, through {@link CliContext#runLine}).
      */
-    public static int run(String[] args, CliContext context) {
+    static int run(String[] args, CliContext context) {
+        context.setRunner(Nvidb::run);
         Output output = context.output();
         // --json anywhere before "--" asks for JSON errors too, even when parsing fails early.
         List<String> before = Arrays.asList(args).subList(0, indexOfDoubleDash(args));

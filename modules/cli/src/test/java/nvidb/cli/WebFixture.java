@@ -35,6 +35,7 @@ final class WebFixture implements AutoCloseable {
         cli.write(".nvidb/queue.yml", "queue:\n  tick_min_interval: 0.2\nservers:\n  - nickname: alpha\n"
                 + "    transport: local\n    nvidia_smi: " + alpha.command() + "\n    job_root: " + tmp.resolve("alpha-jobs") + "\n");
         owner = new CliContext(cli.environment(), new Output(System.out, System.err));
+        owner.setRunner(Nvidb::run); // as Nvidb.run sets it on the context of nvidb queue web
     }
 
     WebFixture start(String listen, boolean ownPasses) throws IOException {

@@ -12,9 +12,10 @@ import picocli.CommandLine.Option;
 
 /** {@code nvidb queue history}: what the passes recorded of a GPU, or of the queue. */
 @Command(name = "history", mixinStandardHelpOptions = true, description = {
-    "What a GPU (--gpu NODE:INDEX) or the queue (jobs pending and running, the longest wait) looked like over the last",
-    "hour, day or week, as the passes recorded it: 1-minute buckets for a day, 10-minute ones for a week, hourly",
-    "ones for 30 days. The web pages draw it."})
+    "What a GPU or the queue looked like over the last hour, day or week, as the passes recorded it.",
+    "With --gpu NODE:INDEX: memory (total, external, reserved by the queue, free, used), utilisation, temperature",
+    "and jobs per bucket; without: jobs pending and running and the longest wait. Buckets of 1 minute are kept a day,",
+    "of 10 minutes a week, of an hour 30 days. The web pages draw it."})
 public final class QueueHistory extends BaseCommand {
     @Option(names = "--gpu", paramLabel = "NODE:INDEX", description = "One GPU, such as box406:2 (default: the queue).")
     String gpu;
@@ -65,7 +66,7 @@ public final class QueueHistory extends BaseCommand {
         if (json()) {
             out().document(o);
         } else {
-            out().line(o.size() > 0 && a.isEmpty() ? "no samples in the last " + r.label() + " (a pass records them)"
+            out().line(a.isEmpty() ? "no samples in the last " + r.label() + " (a pass records them)"
                     : human(a));
         }
         return 0;

@@ -12,12 +12,13 @@ import picocli.CommandLine.Option;
 
 /** {@code nvidb queue web}: the queue in a browser, until Ctrl-C or SIGTERM. */
 @Command(name = "web", mixinStandardHelpOptions = true, description = {
-    "The queue in a browser: overview (alerts, node cards with GPU memory bars, jobs in dispatch order), a job with",
-    "its live log tail, lanes, history plots; live without reloading. Also an HTTP API (/api/v1/...: the documents",
-    "of the CLI's --json) and Prometheus metrics (/metrics).",
+    "The queue in a browser, its HTTP API and Prometheus metrics, until Ctrl-C or SIGTERM.",
+    "Pages: overview (alerts, node cards with GPU memory bars, jobs in dispatch order), a job with its live log tail,",
+    "lanes, history plots; live without reloading. The API (/api/v1/...) prints the documents of the CLI's --json;",
+    "/metrics is Prometheus text.",
     "Prints once a link carrying the token ($NVIDB_HOME/web.token, made on first start): actions (cancel, requeue,",
     "priority, ack, drain, resume) need it, and beyond loopback every request does. Makes a pass when due every",
-    "3 s, as the TUI does (a running queue daemon makes it instead). Ctrl-C or SIGTERM stops it.",
+    "3 s, as the TUI does (a running queue daemon makes it instead).",
     "The daemon serves the same pages when queue.web.listen is set."})
 public final class QueueWeb extends BaseCommand {
     @Option(names = "--listen", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:8765",

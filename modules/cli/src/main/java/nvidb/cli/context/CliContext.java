@@ -28,6 +28,8 @@ public final class CliContext implements AutoCloseable {
     private boolean local;
     private String queueHost;
     private volatile QueueAccess access; // read by the shutdown hook's thread
+    /** How a command line runs (Nvidb.run), set by it, so that a command can run others in this process. */
+    private java.util.function.ToIntBiFunction<String[], CliContext> runner;
     /** The access was lent by another context ({@link #borrowing}): that one closes it, not this one. */
     private final boolean borrowed;
     private final List<QueueAccess> more = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -67,6 +69,22 @@ public final class CliContext implements AutoCloseable {
 
     public Output output() {
         return output;
+    }
+
+    /** Set by the entry point that runs command lines ({@code Nvidb.run}) on each context it runs one on. */
+    public void setRunner(java.util.function.ToIntBiFunction<String[], CliContext> runner) {
+        this.runner = runner;
+    }
+
+    /**
+     * Runs another command line on {@code on}, as this one was run (the web server's requests);
+     * returns its exit code.
+     */
+    public int runLine(String[] args, CliContext on) {
+        if (runner == null) {
+            throw new IllegalStateException("this context was not made by the command line's entry point");
+        }
+        return runner.applyAsInt(args, on);
     }
 
     public Map<String, String> env() {

@@ -9,7 +9,6 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
-import nvidb.cli.Nvidb;
 import nvidb.cli.context.CliContext;
 import nvidb.cli.context.Interrupted;
 import nvidb.cli.output.Output;
@@ -47,7 +46,7 @@ public final class WebBackend implements Web.Backend {
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         QueueAccess access = borrow();
         try {
-            int code = Nvidb.run(line.toArray(String[]::new), CliContext.borrowing(owner.env(), output, access));
+            int code = owner.runLine(line.toArray(String[]::new), CliContext.borrowing(owner.env(), output, access));
             return new Reply(code, out.toString(StandardCharsets.UTF_8));
         } finally {
             idle.add(access);

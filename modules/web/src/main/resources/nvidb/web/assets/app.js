@@ -284,7 +284,7 @@ async function refresh() {
       const main = document.getElementById('main');
       const keep = {};
       for (const id of ['log-stdout', 'log-stderr']) { const b = document.getElementById(id); if (b) keep[id] = b.textContent; }
-      main.replaceChildren(...nodes);
+      main.replaceChildren(...nodes.filter((n) => n !== null && n !== undefined));
       for (const [id, t] of Object.entries(keep)) { const b = document.getElementById(id); if (b) b.textContent = t; }
       if (v.name === 'job') followLogs(v.id);
     } while (again);
