@@ -20,8 +20,11 @@ import picocli.CommandLine.Option;
         "refused (exit 4) naming the first's pid.",
         "Node connections (SSH sessions) stay open between passes. SIGTERM or Ctrl-C: it finishes the pass in",
         "progress, lets go of everything and exits 0. It logs to $NVIDB_HOME/daemon.log (rotated at 1 MiB,",
-        "three old files kept). With --json: JSON Lines, one document a pass {at, woken_by, duration_ms, tick},",
-        "then {summary: true, passes, dispatched, finished} when stopped; with --once, the one pass's document.",
+        "three old files kept). With --json: JSON Lines, one document a pass {at, woken_by, duration_ms, tick,",
+        "notified, backup, backup_error}, then {summary: true, passes, dispatched, finished} when stopped; with",
+        "--once, the one pass's document.",
+        "While it runs, it alone hands alerts to the sinks queue.notify configures (30 s a pass at most).",
+        "With queue.backup.enabled it backs the queue up every queue.backup.interval_hours (0: after every pass).",
         "Keep it running with nvidb queue keeper."})
 public final class QueueDaemon extends BaseCommand {
     @Option(names = "--interval", paramLabel = "SECONDS", defaultValue = "15",

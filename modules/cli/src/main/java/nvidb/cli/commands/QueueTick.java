@@ -3,7 +3,6 @@ package nvidb.cli.commands;
 import nvidb.cli.output.HumanViews;
 import nvidb.cli.output.Views;
 import nvidb.core.api.NvidbException;
-import nvidb.core.api.TickMode;
 import nvidb.core.api.TickSummary;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -29,7 +28,7 @@ public final class QueueTick extends BaseCommand {
         int dispatched = 0;
         int finished = 0;
         while (true) {
-            TickSummary t = service().tick(TickMode.FORCE);
+            TickSummary t = service().pass();
             print(t);
             passes++;
             dispatched += t.dispatched().size();

@@ -32,12 +32,16 @@ public interface Daemon extends AutoCloseable {
     /**
      * One pass as the daemon made it.
      *
-     * @param at         when it started
-     * @param wokenBy    what made it
-     * @param durationMs how long it took
-     * @param tick       what it did (skipped {@code locked} when another client's pass was in progress)
+     * @param at          when it started
+     * @param wokenBy     what made it
+     * @param durationMs  how long it took
+     * @param tick        what it did (skipped {@code locked} when another client's pass was in
+     *                    progress); its {@code notified} counts the alerts it delivered
+     * @param backup      the periodic backup it took after the pass ({@code queue.backup}), or null
+     * @param backupError why the periodic backup that was due failed, or null
      */
-    record Pass(Instant at, Wake wokenBy, long durationMs, TickSummary tick) {
+    record Pass(Instant at, Wake wokenBy, long durationMs, TickSummary tick, Backups.Backup backup,
+                String backupError) {
     }
 
     /** Hears of each pass, and of the few things worth a line in a log; called on the daemon's thread. */
