@@ -105,7 +105,6 @@ public final class AlertDeliveryPass {
      *                        is not recorded (the next pass makes it again)
      */
     public void run(TickSummary.Builder summary, Allowance allowance) {
-        long started = System.nanoTime();
         if (!store.db.read(store.deliveries::anyUnsettled)) {
             return;
         }
@@ -118,16 +117,19 @@ public final class AlertDeliveryPass {
             return; // another process is delivering: it settles these
         }
         try {
-            deliverDue(summary, started + budget.toNanos(), budget);
+            deliverDue(summary, budget);
         } finally {
             store.leases.release(LEASE, owner);
         }
     }
 
-    private void deliverDue(TickSummary.Builder summary, long deadline, Duration budget) {
+    private void deliverDue(TickSummary.Builder summary, Duration budget) {
         if (sinks == null) {
             sinks = sinkSource.get();
         }
+        // The budget is for the sinks' calls: setting them up (an HTTP client's first use in a
+        // fresh JVM) must not leave an instant sink such as the log without its turn.
+        long deadline = System.nanoTime() + budget.toNanos();
         Set<String> failedThisPass = new HashSet<>();
         List<Long> nothingDue = new ArrayList<>();
         int called = 0;
