@@ -43,10 +43,15 @@ public final class DaemonViews {
         return o;
     }
 
-    /** {@code {installed, kind, up, pid, script, unit, log}}. */
+    /**
+     * {@code {installed, kind, up, pid, script, unit, log}}, with the reference's names of two of
+     * them beside: {@code running} (= up) and {@code manager} (= kind: shell or systemd).
+     */
     public static ObjectNode keeper(Keeper.State k) {
         ObjectNode o = Output.object();
         o.put("installed", k.installed());
+        o.put("running", k.up());
+        o.put("manager", k.kind());
         o.put("kind", k.kind());
         o.put("up", k.up());
         o.put("pid", k.pid());
