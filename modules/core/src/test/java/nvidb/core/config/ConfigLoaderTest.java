@@ -105,7 +105,7 @@ class ConfigLoaderTest {
         Path queue = write("queue.yml", "view:", "  mode: nodes");
         NvidbException e = assertThrows(NvidbException.class, this::load);
         assertEquals("configuration " + queue + ", line 1: view is not a known setting (known: nodes, queue, remote,"
-                + " servers)", e.getMessage());
+                + " servers); remove it", e.getMessage());
     }
 
     @Test
@@ -546,11 +546,11 @@ class ConfigLoaderTest {
                 refusal("queue.yml", "remote:", "  host: q", "  usr: alice"));
         // Nothing near: no guess.
         assertEquals("configuration " + queue + ", line 2: remote.colour is not a known setting (known: host,"
-                + " hostname, keeper, nvidb, nvidb_home, port, ssh_options, user, username)",
+                + " hostname, keeper, nvidb, nvidb_home, port, ssh_options, user, username); remove it",
                 refusal("queue.yml", "remote:", "  colour: blue", "  host: q"));
         assertTrue(refusal("queue.yml", "servers:", "  - hostname: a", "    shoe_size: 44")
                 .endsWith("servers[0].shoe_size is not a known setting (known: "
-                        + String.join(", ", new java.util.TreeSet<>(serverKeys())) + ")"));
+                        + String.join(", ", new java.util.TreeSet<>(serverKeys())) + "); remove it"));
     }
 
     /** Core's keys of a server entry and the ssh transport's. */
