@@ -207,6 +207,10 @@ class DaemonTest {
         JsonNode alert = alerts.json().path("alerts").path(0);
         assertEquals(id, alert.path("job_id").asLong(), alert.toString());
         assertTrue(alert.path("notified_at").isTextual(), alert.toString());
+
+        Cli.Result without = Cli.finish(cli.start("queue", "daemon", "--once", "--json", "--no-backup", "--no-notify"), 60);
+        assertEquals(0, without.exit(), without.toString());
+        assertTrue(without.json().path("backup").isNull(), "--no-backup, as the reference takes it: " + without);
     }
 
     @Test

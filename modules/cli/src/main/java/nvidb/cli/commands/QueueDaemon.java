@@ -34,6 +34,13 @@ public final class QueueDaemon extends BaseCommand {
     @Option(names = "--once", description = "Make one pass, print it and exit (for cron); registers no daemon.")
     boolean once;
 
+    @Option(names = "--no-notify", description = "Deliver no alerts; while this daemon runs nobody does (they wait,"
+            + " recorded: nvidb queue alerts).")
+    boolean noNotify;
+
+    @Option(names = "--no-backup", description = "Take no periodic backups, whatever queue.backup says.")
+    boolean noBackup;
+
     private int passes;
     private int dispatched;
     private int finished;
@@ -55,7 +62,7 @@ public final class QueueDaemon extends BaseCommand {
         }
         try (daemon) {
             if (once) {
-                daemon.run(listener(log));
+                daemon.run(listener(log), duties());
                 return 0;
             }
             return serve(daemon, log);
@@ -72,7 +79,7 @@ public final class QueueDaemon extends BaseCommand {
             out().note("nvidb queue daemon " + started + "; log: " + log.file() + ". SIGTERM or Ctrl-C stops it after its pass.");
         }
         try (StopSignals signals = StopSignals.install(daemon::stop)) {
-            daemon.run(listener(log));
+            daemon.run(listener(log), duties());
         } catch (NvidbException e) {
             log.line("stopped: " + e.getMessage());
             throw e;
@@ -82,6 +89,10 @@ public final class QueueDaemon extends BaseCommand {
             out().document(Views.watchSummary(passes, dispatched, finished));
         }
         return 0;
+    }
+
+    private Daemon.Duties duties() {
+        return new Daemon.Duties(!noNotify, !noBackup);
     }
 
     private Daemon.Listener listener(DaemonLog log) {

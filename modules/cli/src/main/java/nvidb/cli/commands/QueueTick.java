@@ -9,7 +9,8 @@ import picocli.CommandLine.Option;
 
 @Command(name = "tick", mixinStandardHelpOptions = true, description = {
         "Run one scheduler pass now (--watch N: every N seconds until Ctrl-C).",
-        "A pass ends by handing new alerts to the sinks queue.notify configures (listed under deliveries).",
+        "A pass ends by handing new alerts to the sinks queue.notify configures (listed under deliveries),",
+        "30 s at most; none while a queue daemon runs: it delivers them (any other command's pass: 2 s).",
         "With --watch and --json the output is JSON Lines: one compact document per pass, and a last line",
         "{summary: true, passes, dispatched, finished} when the watch is interrupted."})
 public final class QueueTick extends BaseCommand {

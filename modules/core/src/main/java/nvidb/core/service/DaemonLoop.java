@@ -104,17 +104,17 @@ final class DaemonLoop implements Daemon {
     }
 
     @Override
-    public void run(Listener listener) {
+    public void run(Listener listener, Duties duties) {
         Wake wake = Wake.START;
         while (true) {
             reloadIfChanged(listener);
             long seen = queue.dataVersion(); // before the pass: a commit made during it wakes the next one
             Instant at = Instant.now();
             long started = System.nanoTime();
-            TickSummary tick = pass(listener);
+            TickSummary tick = pass(listener, duties.alerts());
             long ms = (System.nanoTime() - started) / 1_000_000;
             keepRegistration(tick);
-            PeriodicBackup.Outcome backup = backups.takeIfDue(queue);
+            PeriodicBackup.Outcome backup = duties.backups() ? backups.takeIfDue(queue) : PeriodicBackup.Outcome.NONE;
             if (backup.backup() != null) {
                 Backups.Backup b = backup.backup();
                 listener.note("backup " + b.path() + " (" + b.bytes() + " bytes, " + b.tookMs() + " ms"
@@ -138,10 +138,10 @@ final class DaemonLoop implements Daemon {
         }
     }
 
-    private TickSummary pass(Listener listener) {
+    private TickSummary pass(Listener listener, boolean notify) {
         try {
             // The registered daemon delivers the alerts; a single pass (--once) does unless a daemon runs.
-            return owner != null ? queue.daemonPass() : queue.pass();
+            return owner != null || !notify ? queue.daemonPass(notify) : queue.pass();
         } catch (NvidbException e) {
             if (e.code() == ErrorCode.INTERRUPTED) {
                 throw e;

@@ -127,9 +127,9 @@ public final class QueueService implements Queue {
         return scheduler.tick(true, () -> alertBudget(AlertDeliveryPass.FULL_BUDGET));
     }
 
-    /** The registered daemon's pass: it delivers the alerts, with the full budget. */
-    TickSummary daemonPass() {
-        return scheduler.tick(true, () -> AlertDeliveryPass.FULL_BUDGET);
+    /** The registered daemon's pass: it delivers the alerts, with the full budget (none at all when not {@code notify}). */
+    TickSummary daemonPass(boolean notify) {
+        return scheduler.tick(true, () -> notify ? AlertDeliveryPass.FULL_BUDGET : Duration.ZERO);
     }
 
     /** While a daemon serves the database, it alone delivers alerts: a pass of anyone else leaves them. */
