@@ -24,7 +24,6 @@ import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -103,12 +102,16 @@ class WebBrowserTest {
         JsonNode started = Cli.JSON.readTree(first);
         String url = started.path("url_with_token").asText();
         assertTrue(url.contains("#token="), first);
+        // The page redraws on every change: elements are found again each time, never kept.
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(10));
+        wait.ignoring(org.openqa.selenium.StaleElementReferenceException.class);
 
         browser.get(url);
-        WebElement card = wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".node-card[data-node=alpha]")));
-        assertEquals(2, card.findElements(By.cssSelector(".gpu-bar")).size());
-        String external = card.findElement(By.cssSelector("[data-gpu='alpha:0'] .seg-external")).getCssValue("width");
+        wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".node-card[data-node=alpha]")));
+        assertEquals(2, (int) wait.until(d -> d.findElement(By.cssSelector(".node-card[data-node=alpha]"))
+                .findElements(By.cssSelector(".gpu-bar")).size()));
+        String external = wait.until(d -> d.findElement(By.cssSelector(
+                ".node-card[data-node=alpha] [data-gpu='alpha:0'] .seg-external")).getCssValue("width"));
         assertTrue(Double.parseDouble(external.replace("px", "")) > 0, "GPU 0 shows its external memory: " + external);
         wait.until(ExpectedConditions.textToBe(By.id("live"), "live"));
         assertEquals("#/", new java.net.URI(browser.getCurrentUrl()).getRawFragment() == null ? ""
@@ -122,31 +125,36 @@ class WebBrowserTest {
         assertTrue(submit.waitFor(60, TimeUnit.SECONDS));
         long submitted = System.nanoTime();
         long id = Cli.JSON.readTree(submit.getInputStream().readAllBytes()).path("job").path("id").asLong();
-        WebElement row = new WebDriverWait(browser, Duration.ofSeconds(2)).until(
-                ExpectedConditions.presenceOfElementLocated(By.cssSelector("tr.job-row[data-job='" + id + "']")));
+        By row = By.cssSelector("tr.job-row[data-job='" + id + "']");
+        new WebDriverWait(browser, Duration.ofSeconds(2)).until(ExpectedConditions.presenceOfElementLocated(row));
         long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - submitted);
         System.out.println("web: the submitted job appeared in the browser " + ms + " ms after its submit ended");
-        assertEquals(name, row.findElement(By.cssSelector(".job-name")).getText());
+        assertEquals(name, wait.until(d -> d.findElement(row).findElement(By.cssSelector(".job-name")).getText()));
         assertNull(((JavascriptExecutor) browser).executeScript("return window.pwned"), "the name stayed text");
 
-        row.click();
+        wait.until(d -> {
+            d.findElement(row).click();
+            return true;
+        });
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("job-state"), "running"));
-        WebElement log = wait.until(ExpectedConditions.presenceOfElementLocated(By.id("log-stdout")));
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("log-stdout"), "line 2"));
-        int before = log.getText().length();
-        new WebDriverWait(browser, Duration.ofSeconds(5)).until(d -> d.findElement(By.id("log-stdout")).getText().length() > before);
-        assertEquals(name, browser.findElement(By.cssSelector("h2 .job-name")).getText());
+        int before = wait.until(d -> d.findElement(By.id("log-stdout")).getText().length());
+        wait.until(d -> d.findElement(By.id("log-stdout")).getText().length() > before);
+        assertEquals(name, wait.until(d -> d.findElement(By.cssSelector("h2 .job-name")).getText()));
         shot("job");
 
-        browser.findElement(By.id("cancel")).click();
+        wait.until(d -> {
+            d.findElement(By.id("cancel")).click();
+            return true;
+        });
         wait.until(ExpectedConditions.alertIsPresent()).accept();
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("job-state"), "cancelled"));
         assertEquals("cancelled", queue.cli.json("job", "show", String.valueOf(id), "--no-tick").path("state").asText());
 
         browser.navigate().to(url.substring(0, url.indexOf('#')) + "#/history");
-        WebElement plot = wait.until(ExpectedConditions.presenceOfElementLocated(
-                By.cssSelector("svg.plot[data-points]:not([data-points='0']) circle.point")));
-        assertTrue(plot.isDisplayed());
+        boolean drawn = wait.until(d -> d.findElement(By.cssSelector("svg.plot[data-points]:not([data-points='0'])"
+                + " circle.point")).isDisplayed());
+        assertTrue(drawn, "a plot has drawn points");
         shot("history");
     }
 
