@@ -100,7 +100,6 @@ class StreamedJsonTest {
                       held_reason = CASE WHEN id % 14 = 0 THEN 'dependency 3 failed' WHEN id % 21 = 0 THEN '' END,
                       node = CASE WHEN id % 7 IN (1, 2, 3) THEN 'box' END,
                       node_constraint = CASE WHEN id % 5 = 0 THEN 'box' END,
-                      gpu_ids = CASE WHEN id % 7 = 1 THEN '[0,1]' ELSE '[]' END,
                       started_at = CASE WHEN id % 7 IN (2, 3, 5) THEN created_at END,
                       finished_at = CASE WHEN id % 7 >= 2 THEN strftime('%Y-%m-%dT%H:%M:%S+00:00', created_at,
                                     '+' || (id * 37 % 5000) || ' seconds') END,
@@ -108,9 +107,6 @@ class StreamedJsonTest {
                       result = CASE WHEN id % 9 = 0 THEN '{"acc": 0.93, "nested": {"l": [1, 2.5, "x", null, true, -7]}}'
                                WHEN id % 13 = 0 THEN 'not json {' WHEN id % 17 = 0 THEN '"a string"' END,
                       progress = CASE WHEN id % 7 = 1 THEN 'epoch 3/10' END,
-                      tags = CASE id % 3 WHEN 0 THEN '["a","b"]' WHEN 1 THEN '[]' ELSE '["b"]' END,
-                      env = CASE WHEN id % 4 = 0 THEN '{"K":"v","EMPTY":"","U":"ü"}' ELSE '{}' END,
-                      depends_on = CASE WHEN id % 6 = 0 THEN '[1,2]' ELSE '[]' END,
                       priority = id % 4 - 1,
                       remote_pid = CASE WHEN id % 7 = 1 THEN 4000 + id END,
                       run_dir = CASE WHEN id % 7 IN (1, 2, 3) THEN '/tmp/jobs/' || id END,
@@ -118,6 +114,18 @@ class StreamedJsonTest {
                       gpu_mem_mb = CASE WHEN id % 7 = 1 THEN 1000 + id END,
                       max_runtime_s = CASE WHEN id % 8 = 0 THEN 3600 END
                     WHERE id > 1""");
+            // The lists (schema 4: child tables), varied the same way.
+            for (String list : List.of(
+                    "INSERT INTO job_gpus SELECT id, p.i, p.i FROM jobs, (SELECT 0 AS i UNION ALL SELECT 1) AS p WHERE id > 1 AND id % 7 = 1",
+                    "INSERT INTO job_tags SELECT id, 0, 'a' FROM jobs WHERE id > 1 AND id % 3 = 0",
+                    "INSERT INTO job_tags SELECT id, CASE WHEN id % 3 = 0 THEN 1 ELSE 0 END, 'b' FROM jobs WHERE id > 1 AND id % 3 != 1",
+                    "INSERT INTO job_env SELECT id, 0, 'K', 'v' FROM jobs WHERE id > 1 AND id % 4 = 0",
+                    "INSERT INTO job_env SELECT id, 1, 'EMPTY', '' FROM jobs WHERE id > 1 AND id % 4 = 0",
+                    "INSERT INTO job_env SELECT id, 2, 'U', 'ü' FROM jobs WHERE id > 1 AND id % 4 = 0",
+                    "INSERT INTO job_dependencies SELECT id, 'all', p.i, p.i + 1 FROM jobs,"
+                            + " (SELECT 0 AS i UNION ALL SELECT 1) AS p WHERE id > 1 AND id % 6 = 0")) {
+                s.execute(list);
+            }
             for (int i = 1; i <= 25; i++) {
                 s.execute("INSERT INTO alerts (ts, kind, severity, job_id, node, title, detail, acknowledged_at) VALUES"
                         + " ('2026-01-02T03:04:" + (10 + i) + "+00:00', 'job_failed', 'error', " + i + ", 'box',"

@@ -76,7 +76,7 @@ public final class Output {
         if (lines) {
             out.print(Json.write(node));
         } else {
-            Json.prettyTo(node, out);
+            out.print(Json.pretty(node));
         }
         out.print('\n');
         out.flush();

@@ -46,7 +46,7 @@ public final class StreamedDocument {
                 return;
             }
             started().writeFieldName(name);
-            Json.writeTree(g, value);
+            Json.write(g, value);
         });
     }
 
@@ -78,7 +78,7 @@ public final class StreamedDocument {
             if (count[0]++ == 0) {
                 openArray(name);
             }
-            Json.writeTree(g, element);
+            Json.write(g, element);
         }));
         write(() -> {
             if (count[0] == 0) {
