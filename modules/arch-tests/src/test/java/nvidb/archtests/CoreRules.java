@@ -40,4 +40,19 @@ final class CoreRules {
             .because("the published facade names nothing inside core, so the packages behind it may"
                     + " use its values without a cycle and may change without breaking a client; core"
                     + " is reached through QueueAccess, which core provides as a service");
+
+    /** The columns that say where a job is in its life: written by {@code JobLifecycle} alone. */
+    static final String COLUMN = "nvidb.core.store.JobRepository$Column";
+
+    @ArchTest
+    static final ArchRule JOB_STATE_CHANGES_ONLY_IN_LIFECYCLE = noClasses()
+            .that().resideOutsideOfPackages("nvidb.core.lifecycle..", "nvidb.core.store..")
+            .should().accessField(COLUMN, "STATE")
+            .orShould().accessField(COLUMN, "HELD_REASON")
+            .orShould().accessField(COLUMN, "STARTED_AT")
+            .orShould().accessField(COLUMN, "FINISHED_AT")
+            .orShould().accessField(COLUMN, "EXIT_CODE")
+            .orShould().accessField(COLUMN, "ATTEMPT")
+            .because("every change of a job's state (a hold and its release included) is a move of"
+                    + " nvidb.core.lifecycle.Transition, checked and recorded by JobLifecycle in one place");
 }
