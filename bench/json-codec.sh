@@ -94,7 +94,7 @@ filler=${BASE_BIN:-$NVIDB_BIN}
 say "filling a queue of $jobs jobs in $NVIDB_HOME"
 "$filler" queue tick --json > /dev/null
 "$filler" job submit --json --no-tick --gpus 0 --name dep -- true > /dev/null
-"$NVIDB_BIN" job submit --json --no-tick --gpus 1 --vram 2G --name 'bench-seed' --env LR=1e-4 \
+"$filler" job submit --json --no-tick --gpus 1 --vram 2G --name 'bench-seed' --env LR=1e-4 \
     --env 'NOTE=tab	"quoted" ü' --tag bench --tag 'naïve' --after 1 -- python train.py > /dev/null
 "$filler" job result 2 --set \
     '{"chosen_lr": 1e-4, "loss": [0.25, -0.0, 1.5e300, 9223372036854775807, -12], "ok": true, "none": null, "text": "é ✓ \u0001\t\"x\"", "nested": {"a": [[], {}], "b": 0.1}}' \

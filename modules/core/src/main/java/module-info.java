@@ -12,6 +12,9 @@ module nvidb.core {
 
     // The one published package: the façade the CLI (and the coming TUI and daemon) work through.
     exports nvidb.core.api;
+    // The JSON documents as records: the CLI's --json, and any other front end that prints the same.
+    exports nvidb.core.view;
+    opens nvidb.core.view to com.fasterxml.jackson.databind;
 
     opens nvidb.core.store.migrations;
 

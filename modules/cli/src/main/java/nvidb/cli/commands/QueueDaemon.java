@@ -6,7 +6,7 @@ import nvidb.cli.context.StopSignals;
 import nvidb.cli.output.DaemonLog;
 import nvidb.cli.output.DaemonViews;
 import nvidb.cli.output.HumanViews;
-import nvidb.cli.output.Views;
+import nvidb.core.view.QueueDocuments;
 import nvidb.core.api.Daemon;
 import nvidb.core.api.NvidbException;
 import nvidb.core.api.TickSummary;
@@ -76,7 +76,7 @@ public final class QueueDaemon extends BaseCommand {
         }
         log.line("stopped after " + passes + " pass(es)");
         if (json()) {
-            out().document(Views.watchSummary(passes, dispatched, finished));
+            out().document(new QueueDocuments.WatchSummary(true, passes, dispatched, finished));
         }
         return 0;
     }
