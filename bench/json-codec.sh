@@ -85,7 +85,9 @@ case "$*" in
 esac
 SMI
 chmod +x "$tmp/bin/nvidia-smi"
-printf 'queue:\n  include_local: false\nservers:\n  - nickname: box\n    transport: local\n    nvidia_smi: %s\n    job_root: %s\n' \
+# No pass but the ones asked for (tick_min_interval): the two launchers' copies of the queue stay
+# alike while the commands compared run.
+printf 'queue:\n  include_local: false\n  tick_min_interval: 3600\nservers:\n  - nickname: box\n    transport: local\n    nvidia_smi: %s\n    job_root: %s\n' \
     "$tmp/bin/nvidia-smi" "$tmp/jobs" > "$NVIDB_HOME/queue.yml"
 
 # The queue is filled by the base launcher when there is one (an older schema upgrades, a newer
@@ -131,14 +133,14 @@ EOF
 compare_only="job show $first --no-tick|job ls --no-tick -n 0|queue alerts --json|queue events --json -n 500|queue lanes --json --no-tick"
 
 if [ -n "${BASE_BIN:-}" ]; then
-    say "comparing the output of $BASE_BIN and $NVIDB_BIN (less the clock's generated_at)"
+    say "comparing the output of $BASE_BIN and $NVIDB_BIN (less the clock's generated_at and each copy's db_path)"
     differ=0
     { cut -d'|' -f2 "$tmp/commands"; printf '%s\n' "$compare_only" | tr '|' '\n'; } > "$tmp/compare"
     while IFS= read -r args; do
         # shellcheck disable=SC2086 # the arguments are words
-        run "$BASE_BIN" $args 2>&1 | grep -v '^  "generated_at": ' > "$tmp/base.out" || true
+        run "$BASE_BIN" $args 2>&1 | grep -v '^  "generated_at": \|^  "db_path": ' > "$tmp/base.out" || true
         # shellcheck disable=SC2086
-        run "$NVIDB_BIN" $args 2>&1 | grep -v '^  "generated_at": ' > "$tmp/new.out" || true
+        run "$NVIDB_BIN" $args 2>&1 | grep -v '^  "generated_at": \|^  "db_path": ' > "$tmp/new.out" || true
         if cmp -s "$tmp/base.out" "$tmp/new.out"; then
             say "  same bytes ($(wc -c < "$tmp/new.out") B): nvidb $args"
         else
