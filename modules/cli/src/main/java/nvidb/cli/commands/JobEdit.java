@@ -1,14 +1,14 @@
 package nvidb.cli.commands;
 
-import nvidb.core.view.TickView;
-import nvidb.core.view.JobView;
-import nvidb.core.view.JobDocuments;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 import nvidb.core.api.Ids;
 import nvidb.core.api.Job;
 import nvidb.core.api.JobEdits;
+import nvidb.core.view.JobDocuments;
+import nvidb.core.view.JobView;
+import nvidb.core.view.TickView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -1,10 +1,10 @@
 package nvidb.cli.commands;
 
-import nvidb.core.view.JobDocuments;
 import nvidb.cli.context.Interrupted;
 import nvidb.core.api.Job;
 import nvidb.core.api.Queue;
 import nvidb.core.api.TickMode;
+import nvidb.core.view.JobDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

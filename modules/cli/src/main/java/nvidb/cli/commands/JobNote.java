@@ -1,10 +1,10 @@
 package nvidb.cli.commands;
 
-import nvidb.core.view.JobDocuments;
 import java.util.ArrayList;
 import java.util.List;
 import nvidb.core.api.Job;
 import nvidb.core.api.NvidbException;
+import nvidb.core.view.JobDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;

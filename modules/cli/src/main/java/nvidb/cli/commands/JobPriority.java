@@ -1,9 +1,9 @@
 package nvidb.cli.commands;
 
-import nvidb.core.view.JobDocuments;
 import nvidb.core.api.Job;
 import nvidb.core.api.JobEdits;
 import nvidb.core.api.NvidbException;
+import nvidb.core.view.JobDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;

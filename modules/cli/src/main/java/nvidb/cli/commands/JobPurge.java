@@ -1,11 +1,11 @@
 package nvidb.cli.commands;
 
-import nvidb.core.view.JobDocuments;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import nvidb.core.api.JobState;
+import nvidb.core.view.JobDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

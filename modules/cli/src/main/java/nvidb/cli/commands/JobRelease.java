@@ -1,10 +1,10 @@
 package nvidb.cli.commands;
 
 import java.util.ArrayList;
-import nvidb.core.view.TickView;
-import nvidb.core.view.JobDocuments;
 import java.util.List;
 import nvidb.core.api.JobCommands;
+import nvidb.core.view.JobDocuments;
+import nvidb.core.view.TickView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 

@@ -1,8 +1,8 @@
 package nvidb.cli.commands;
 
-import nvidb.core.view.StoredJson;
-import nvidb.core.view.JobDocuments;
 import nvidb.core.api.Job;
+import nvidb.core.view.JobDocuments;
+import nvidb.core.view.StoredJson;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -1,11 +1,11 @@
 package nvidb.cli.commands;
 
-import nvidb.core.view.EventView;
-import nvidb.core.view.JobView;
-import nvidb.core.view.JobDocuments;
 import nvidb.cli.output.HumanViews;
 import nvidb.core.api.JobQueries;
 import nvidb.core.api.Queue;
+import nvidb.core.view.EventView;
+import nvidb.core.view.JobDocuments;
+import nvidb.core.view.JobView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 

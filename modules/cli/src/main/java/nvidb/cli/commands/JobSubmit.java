@@ -1,8 +1,5 @@
 package nvidb.cli.commands;
 
-import nvidb.core.view.TickView;
-import nvidb.core.view.JobView;
-import nvidb.core.view.JobDocuments;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,6 +15,9 @@ import nvidb.core.api.JobState;
 import nvidb.core.api.NvidbException;
 import nvidb.core.api.ShellQuote;
 import nvidb.core.api.SubmitRequest;
+import nvidb.core.view.JobDocuments;
+import nvidb.core.view.JobView;
+import nvidb.core.view.TickView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -1,16 +1,16 @@
 package nvidb.cli.commands;
 
-import com.fasterxml.jackson.databind.node.TextNode;
-import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import java.util.ArrayList;
-import nvidb.core.view.JobView;
-import nvidb.core.view.JobDocuments;
 import java.util.List;
 import nvidb.cli.output.HumanViews;
 import nvidb.core.api.Job;
 import nvidb.core.api.NvidbException;
 import nvidb.core.api.Queue;
+import nvidb.core.view.JobDocuments;
+import nvidb.core.view.JobView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -1,7 +1,7 @@
 package nvidb.cli.commands;
 
-import nvidb.core.view.QueueDocuments;
 import nvidb.core.api.NodeRecord;
+import nvidb.core.view.QueueDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 

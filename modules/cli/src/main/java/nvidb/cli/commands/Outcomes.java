@@ -1,11 +1,11 @@
 package nvidb.cli.commands;
 
-import nvidb.core.view.JobDocuments;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 import nvidb.cli.output.Output;
 import nvidb.core.api.ErrorCode;
+import nvidb.core.view.JobDocuments;
 
 /**
  * The outcome of commands that act on several jobs at once (cancel, requeue, release). Every id

@@ -1,9 +1,9 @@
 package nvidb.cli.commands;
 
-import nvidb.core.view.QueueDocuments;
 import java.util.List;
 import nvidb.cli.output.Table;
 import nvidb.core.api.PluginEntry;
+import nvidb.core.view.QueueDocuments;
 import picocli.CommandLine.Command;
 
 @Command(name = "plugins", mixinStandardHelpOptions = true, description = {

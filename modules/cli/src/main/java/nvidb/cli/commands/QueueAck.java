@@ -1,11 +1,11 @@
 package nvidb.cli.commands;
 
-import nvidb.core.view.QueueDocuments;
 import java.util.ArrayList;
 import java.util.List;
 import nvidb.core.api.ErrorCode;
 import nvidb.core.api.Ids;
 import nvidb.core.api.JobCommands;
+import nvidb.core.view.QueueDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;

@@ -1,12 +1,12 @@
 package nvidb.cli.commands;
 
-import nvidb.core.view.AlertView;
-import nvidb.core.view.QueueDocuments;
 import nvidb.cli.output.HumanViews;
 import nvidb.core.api.Alert;
 import nvidb.core.api.JobQueries;
 import nvidb.core.api.NvidbException;
 import nvidb.core.api.Queue;
+import nvidb.core.view.AlertView;
+import nvidb.core.view.QueueDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -1,13 +1,11 @@
 package nvidb.cli.commands;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.OptionalInt;
-import nvidb.cli.output.Output;
 import nvidb.core.api.Backups;
 import nvidb.core.api.NvidbException;
-import nvidb.core.api.Times;
+import nvidb.core.view.BackupDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -35,27 +33,12 @@ public final class QueueBackup extends BaseCommand {
         Backups.Backup b = service().backups().take(Optional.ofNullable(path).map(Path::of),
                 keep == null ? OptionalInt.empty() : OptionalInt.of(keep));
         if (json()) {
-            ObjectNode o = Output.object();
-            o.put("ok", true);
-            put(o, b);
-            out().document(o);
+            out().document(new BackupDocuments.Backed(true, BackupDocuments.BackupView.of(b)));
         } else {
             out().line("backed up " + b.source() + " to " + b.path() + " (" + b.bytes() + " bytes, quick_check "
                     + b.quickCheck() + ", " + b.tookMs() + " ms"
                     + (b.removed().isEmpty() ? "" : "; removed " + b.removed().size() + " older backup(s)") + ")");
         }
         return 0;
-    }
-
-    /** A backup's keys, shared with {@code queue restore}'s {@code previous}. */
-    static void put(ObjectNode o, Backups.Backup b) {
-        o.put("path", b.path().toString());
-        o.put("source", b.source().toString());
-        o.put("created_at", Times.iso(b.createdAt()));
-        o.put("bytes", b.bytes());
-        o.put("took_ms", b.tookMs());
-        o.put("quick_check", b.quickCheck());
-        var removed = o.putArray("removed");
-        b.removed().forEach(p -> removed.add(p.toString()));
     }
 }

@@ -1,12 +1,11 @@
 package nvidb.cli.commands;
 
-import nvidb.core.view.EventView;
-import nvidb.core.view.QueueDocuments;
 import nvidb.cli.output.HumanViews;
-import nvidb.core.api.Event;
 import nvidb.core.api.Ids;
 import nvidb.core.api.JobQueries;
 import nvidb.core.api.NvidbException;
+import nvidb.core.view.EventView;
+import nvidb.core.view.QueueDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

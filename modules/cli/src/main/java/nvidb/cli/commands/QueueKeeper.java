@@ -1,8 +1,5 @@
 package nvidb.cli.commands;
 
-import nvidb.core.view.QueueDocuments.KeeperState;
-import nvidb.core.view.QueueDocuments;
-import nvidb.core.view.KeeperDocuments;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -12,6 +9,9 @@ import nvidb.core.api.DaemonInfo;
 import nvidb.core.api.Keeper;
 import nvidb.core.api.NvidbException;
 import nvidb.core.api.Times;
+import nvidb.core.view.KeeperDocuments;
+import nvidb.core.view.QueueDocuments.KeeperState;
+import nvidb.core.view.QueueDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

@@ -1,9 +1,5 @@
 package nvidb.cli.commands;
 
-import nvidb.core.view.TickView;
-import nvidb.core.view.StoredJson;
-import nvidb.core.view.LaneView;
-import nvidb.core.view.LaneDocuments;
 import nvidb.cli.output.LaneViews;
 import nvidb.core.api.Ids;
 import nvidb.core.api.LaneOrdering;
@@ -13,6 +9,10 @@ import nvidb.core.api.LaneRunners;
 import nvidb.core.api.NvidbException;
 import nvidb.core.api.TickSummary;
 import nvidb.core.api.Times;
+import nvidb.core.view.LaneDocuments;
+import nvidb.core.view.LaneView;
+import nvidb.core.view.StoredJson;
+import nvidb.core.view.TickView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -1,11 +1,11 @@
 package nvidb.cli.commands;
 
-import nvidb.core.view.QueueDocuments;
 import java.time.Instant;
 import java.util.List;
 import nvidb.cli.output.LaneViews;
 import nvidb.core.api.LaneQueries.LaneView;
 import nvidb.core.api.Queue;
+import nvidb.core.view.QueueDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

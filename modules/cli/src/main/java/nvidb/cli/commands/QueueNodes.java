@@ -1,9 +1,9 @@
 package nvidb.cli.commands;
 
-import nvidb.core.view.NodeView;
-import nvidb.core.view.QueueDocuments;
 import nvidb.cli.output.HumanViews;
 import nvidb.core.api.Queue;
+import nvidb.core.view.NodeView;
+import nvidb.core.view.QueueDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -1,9 +1,5 @@
 package nvidb.cli.commands;
 
-import nvidb.core.view.AlertView;
-import nvidb.core.view.JobView;
-import nvidb.core.view.NodeView;
-import nvidb.core.view.QueueDocuments;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -17,6 +13,10 @@ import nvidb.core.api.JobQuery;
 import nvidb.core.api.JobState;
 import nvidb.core.api.Queue;
 import nvidb.core.api.Times;
+import nvidb.core.view.AlertView;
+import nvidb.core.view.JobView;
+import nvidb.core.view.NodeView;
+import nvidb.core.view.QueueDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -1,11 +1,11 @@
 package nvidb.cli.commands;
 
-import nvidb.core.view.TickView;
-import nvidb.core.view.QueueDocuments;
 import nvidb.cli.output.HumanViews;
 import nvidb.core.api.NvidbException;
 import nvidb.core.api.TickMode;
 import nvidb.core.api.TickSummary;
+import nvidb.core.view.QueueDocuments;
+import nvidb.core.view.TickView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

@@ -6,7 +6,6 @@ import nvidb.core.api.Job;
 import nvidb.core.api.LaneQueries.LaneView;
 import nvidb.core.api.LaneRecord;
 import nvidb.core.api.Sizes;
-import nvidb.core.api.Times;
 
 /** Lanes as tables for people ({@code --json} prints nvidb.core.view.LaneView). */
 public final class LaneViews {

@@ -1,7 +1,5 @@
 package nvidb.cli.output;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.PrintStream;
@@ -51,15 +49,6 @@ public final class Output {
 
     public boolean json() {
         return json;
-    }
-
-    /** A new JSON object. */
-    public static ObjectNode object() {
-        return JsonNodeFactory.instance.objectNode();
-    }
-
-    public static com.fasterxml.jackson.databind.node.ArrayNode array() {
-        return JsonNodeFactory.instance.arrayNode();
     }
 
     /**

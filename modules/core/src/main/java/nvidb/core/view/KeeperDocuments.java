@@ -1,7 +1,7 @@
 package nvidb.core.view;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonInclude.Include;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 import nvidb.core.view.QueueDocuments.Daemon;
 import nvidb.core.view.QueueDocuments.KeeperState;
