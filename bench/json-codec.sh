@@ -108,6 +108,8 @@ sql "$here/populate-jobs.sql" "$here/populate-job-lists.sql"
 printf 'DELETE FROM jobs WHERE id > (SELECT min(id) FROM jobs) + %d - 1;\n' "$jobs" > "$tmp/trim.sql"
 sql "$tmp/trim.sql"
 first=$(sqlite3 "$NVIDB_HOME/queue.db" 'SELECT min(id) FROM jobs' 2> /dev/null || echo 2)
+# Lanes are made when first listed: made here, both copies list the same ones.
+"$filler" queue lanes --json --no-tick > /dev/null
 cp -R "$NVIDB_HOME" "$tmp/new-home"
 # run BIN ARGS...: BIN on its own copy of the queue.
 run() {
