@@ -28,6 +28,7 @@ import nvidb.core.api.QueueAccess;
 import nvidb.core.api.Times;
 import nvidb.core.view.AlertView;
 import nvidb.core.view.JobView;
+import nvidb.core.view.LaneView;
 import nvidb.core.view.NodeView;
 import nvidb.core.view.QueueDocuments;
 import org.junit.jupiter.api.BeforeEach;
@@ -175,7 +176,9 @@ class StreamedJsonTest {
                     QueueDocuments.Daemon.of(service.daemon()), QueueDocuments.KeeperState.of(
                             new nvidb.core.api.Keeper.State(false, null, false, null, null, null, null)),
                     QueueDocuments.Settings.of(service.info()), counts, JobView.of(held, now),
-                    nodes.stream().map(v -> NodeView.of(v, true)).toList(), JobView.of(active, now), JobView.of(recent, now),
+                    nodes.stream().map(v -> NodeView.of(v, true)).toList(),
+                    service.laneQueries().list(null).stream().map(v -> LaneView.Detail.of(v, now)).toList(),
+                    JobView.of(active, now), JobView.of(recent, now),
                     alerts.alerts().stream().map(AlertView.Listed::of).toList(), alerts.open(),
                     service.nodeAdmin().pendingReaps());
         });
@@ -190,7 +193,7 @@ class StreamedJsonTest {
     record Status(String generatedAt, String dbPath, String queueHost, String lastTickAt, String lastBackupAt,
                   QueueDocuments.TickLock tickLock, QueueDocuments.Daemon daemon, QueueDocuments.KeeperState keeper,
                   QueueDocuments.Settings settings, Map<String, Long> counts, List<JobView> held, List<NodeView> nodes,
-                  List<JobView> jobs, List<JobView> recent, List<AlertView.Listed> alerts, long openAlerts,
+                  List<LaneView.Detail> lanes, List<JobView> jobs, List<JobView> recent, List<AlertView.Listed> alerts, long openAlerts,
                   long pendingReaps) {
     }
 

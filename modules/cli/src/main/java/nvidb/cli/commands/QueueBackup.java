@@ -15,14 +15,16 @@ import picocli.CommandLine.Parameters;
         "SQLite's online backup (writers are not paused), checked with PRAGMA",
         "quick_check, published under a name that did not exist: an existing file is",
         "never replaced. Without PATH: queue-<UTC time>.db in $NVIDB_HOME/backups (or",
-        "queue.backup.directory), keeping the newest queue.backup.keep generated ones."})
+        "queue.backup.directory), keeping the newest queue.backup.keep generated ones.",
+        "--json: {ok, backup: {path, source, created_at, bytes, verified, pruned, took_ms, quick_check}}."})
 public final class QueueBackup extends BaseCommand {
     @Parameters(index = "0", arity = "0..1", paramLabel = "PATH",
             description = "A new file to write, or a directory for a generated name in it.")
     String path;
 
     @Option(names = "--keep", paramLabel = "N", description = "Keep the newest N generated backups in the directory"
-            + " written to (N ≥ 1; default queue.backup.keep in the backup directory, no rotation in a directory you name).")
+            + " written to, the new one included (0: every one; default queue.backup.keep in the backup directory, no"
+            + " rotation in a directory you name).")
     Integer keep;
 
     @Override

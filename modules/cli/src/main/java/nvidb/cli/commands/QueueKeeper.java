@@ -146,7 +146,7 @@ public final class QueueKeeper extends BaseCommand {
     public static final class Ensure extends BaseCommand {
         @Override
         protected int execute() {
-            return stateAnswer(this, ctx().keeper().ensure(), null);
+            return stateAnswer(this, "ensure", ctx().keeper().ensure(), null);
         }
     }
 
@@ -156,7 +156,7 @@ public final class QueueKeeper extends BaseCommand {
     public static final class Stop extends BaseCommand {
         @Override
         protected int execute() {
-            return stateAnswer(this, ctx().keeper().stop(), null);
+            return stateAnswer(this, "stop", ctx().keeper().stop(), null);
         }
     }
 
@@ -166,14 +166,19 @@ public final class QueueKeeper extends BaseCommand {
         @Override
         protected int execute() {
             List<Path> removed = ctx().keeper().uninstall();
-            return stateAnswer(this, ctx().keeper().state(), removed);
+            return stateAnswer(this, "uninstall", ctx().keeper().state(), removed);
         }
     }
 
-    private static int stateAnswer(BaseCommand c, Keeper.State state, List<Path> removed) {
+    /**
+     * The reference's answer to a keeper action, {@code {ok, action, output, state}} ({@code output}:
+     * the keeper in a sentence), with our {@code keeper} (the same state) beside it.
+     */
+    private static int stateAnswer(BaseCommand c, String action, Keeper.State state, List<Path> removed) {
         if (c.json()) {
-            c.out().document(new KeeperDocuments.Changed(true,
-                    removed == null ? null : removed.stream().map(Path::toString).toList(), KeeperState.of(state)));
+            c.out().document(new KeeperDocuments.Answer(true, action, DaemonViews.keeperLine(state),
+                    removed == null ? null : removed.stream().map(Path::toString).toList(), KeeperState.of(state),
+                    KeeperState.of(state)));
         } else {
             if (removed != null) {
                 removed.forEach(p -> c.out().line("removed " + p));
@@ -194,7 +199,8 @@ public final class QueueKeeper extends BaseCommand {
         protected int execute() {
             List<String> got = ctx().keeper().logs(lines);
             if (json()) {
-                out().document(new KeeperDocuments.Logs(got));
+                out().document(new KeeperDocuments.Logs(true, "logs", String.join("\n", got),
+                        KeeperState.of(ctx().keeper().state()), got));
             } else {
                 got.forEach(out()::line);
             }

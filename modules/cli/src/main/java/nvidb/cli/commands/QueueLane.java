@@ -76,7 +76,9 @@ public final class QueueLane extends BaseCommand {
          */
         int changed(LaneRecord lane, TickSummary tick, String sentence, Boolean stopped, Boolean hard) {
             if (json()) {
-                out().document(new LaneDocuments.Changed(true, laneJson(lane), stopped, hard, TickView.of(tick)));
+                // The reference's stop and restart name the lane ({"lane": "box:0", "stopped", "hard"}).
+                out().document(stopped == null ? new LaneDocuments.Changed(true, laneJson(lane), TickView.of(tick))
+                        : new LaneDocuments.RunnerStopped(true, lane.name(), stopped, hard, TickView.of(tick)));
             } else {
                 out().line("lane " + lane.name() + sentence);
             }

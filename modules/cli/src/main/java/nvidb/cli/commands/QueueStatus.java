@@ -15,6 +15,7 @@ import nvidb.core.api.Queue;
 import nvidb.core.api.Times;
 import nvidb.core.view.AlertView;
 import nvidb.core.view.JobView;
+import nvidb.core.view.LaneView;
 import nvidb.core.view.NodeView;
 import nvidb.core.view.QueueDocuments;
 import picocli.CommandLine.Command;
@@ -110,6 +111,7 @@ public final class QueueStatus extends BaseCommand {
         doc.field("counts", jobs.countsByState());
         doc.jobs("held", jobs, HELD, true, now);
         doc.field("nodes", service.nodeAdmin().nodes(includeIgnored).stream().map(v -> NodeView.of(v, true)).toList());
+        doc.field("lanes", service.laneQueries().list(null).stream().map(v -> LaneView.Detail.of(v, now)).toList());
         doc.jobs("jobs", jobs, ACTIVE, true, now);
         doc.field("recent", JobView.of(recent(jobs), now));
         JobQueries.AlertPage alerts = jobs.alerts(false, 20);

@@ -1,6 +1,5 @@
 package nvidb.core.view;
 
-import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.nio.file.Path;
 import java.util.List;
 import nvidb.core.api.Backups;
@@ -12,17 +11,22 @@ public final class BackupDocuments {
     private BackupDocuments() {
     }
 
-    /** One backup: where, of what, when, how big, how long, its check, what rotation removed. */
-    public record BackupView(String path, String source, String createdAt, long bytes, long tookMs, String quickCheck,
-                             List<String> removed) {
+    /**
+     * The reference's BackupInfo {@code {path, source, created_at, bytes, verified, pruned}}, with
+     * {@code took_ms} and {@code quick_check} beside. {@code verified} is always true: a copy that
+     * fails {@code quick_check} is never published.
+     */
+    public record BackupView(String path, String source, String createdAt, long bytes, boolean verified,
+                             List<String> pruned, long tookMs, String quickCheck) {
         public static BackupView of(Backups.Backup b) {
-            return new BackupView(b.path().toString(), b.source().toString(), Times.iso(b.createdAt()), b.bytes(),
-                    b.tookMs(), b.quickCheck(), b.removed().stream().map(Path::toString).toList());
+            return b == null ? null : new BackupView(b.path().toString(), b.source().toString(), Times.iso(b.createdAt()),
+                    b.bytes(), "ok".equals(b.quickCheck()), b.removed().stream().map(Path::toString).toList(), b.tookMs(),
+                    b.quickCheck());
         }
     }
 
     /** {@code queue backup}. */
-    public record Backed(boolean ok, @JsonUnwrapped BackupView backup) {
+    public record Backed(boolean ok, BackupView backup) {
     }
 
     /** {@code queue restore}: {@code previous} is the backup of what the database held before. */
@@ -33,10 +37,16 @@ public final class BackupDocuments {
         }
     }
 
-    /** One daemon pass. */
-    public record Pass(String at, String wokenBy, long durationMs, TickView tick) {
+    /**
+     * One daemon pass: {@code at}, {@code woken_by}, {@code duration_ms}, and the reference's
+     * {@code {tick, notified, backup, backup_error}} (alerts delivered in the pass; the periodic
+     * backup it took, or null; why that failed, or null).
+     */
+    public record Pass(String at, String wokenBy, long durationMs, TickView tick, int notified, BackupView backup,
+                       String backupError) {
         public static Pass of(Daemon.Pass p) {
-            return new Pass(Times.iso(p.at()), p.wokenBy().label(), p.durationMs(), TickView.of(p.tick()));
+            return new Pass(Times.iso(p.at()), p.wokenBy().label(), p.durationMs(), TickView.of(p.tick()),
+                    p.tick().notified(), BackupView.of(p.backup()), p.backupError());
         }
     }
 }

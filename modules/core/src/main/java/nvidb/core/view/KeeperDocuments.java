@@ -20,11 +20,16 @@ public final class KeeperDocuments {
                             String startError, KeeperState keeper) {
     }
 
-    /** {@code keeper stop|uninstall}; {@code removed} by uninstall. */
-    public record Changed(boolean ok, @JsonInclude(Include.NON_NULL) List<String> removed, KeeperState keeper) {
+    /**
+     * The reference's answer to a keeper action ({@code ensure}, {@code stop}, {@code uninstall}),
+     * {@code {ok, action, output, state}} ({@code output}: the keeper in a sentence; {@code removed}
+     * by uninstall), with our {@code keeper} (the same state) beside it.
+     */
+    public record Answer(boolean ok, String action, String output, @JsonInclude(Include.NON_NULL) List<String> removed,
+                         KeeperState state, KeeperState keeper) {
     }
 
-    /** {@code keeper logs}. */
-    public record Logs(List<String> lines) {
+    /** {@code keeper logs}: the reference's {@code {ok, action, output, state}}; lines: the same log, a line an item. */
+    public record Logs(boolean ok, String action, String output, KeeperState state, List<String> lines) {
     }
 }

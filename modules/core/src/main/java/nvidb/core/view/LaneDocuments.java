@@ -10,9 +10,12 @@ public final class LaneDocuments {
     private LaneDocuments() {
     }
 
-    /** A change of the lane's settings; {@code stopped} and {@code hard} from a runner stop or restart. */
-    public record Changed(boolean ok, LaneView lane, @JsonInclude(Include.NON_NULL) Boolean stopped,
-                          @JsonInclude(Include.NON_NULL) Boolean hard, TickView tick) {
+    /** A change of the lane's settings. */
+    public record Changed(boolean ok, LaneView lane, TickView tick) {
+    }
+
+    /** A runner stop or restart: the reference's names the lane ({@code "lane": "box:0"}). */
+    public record RunnerStopped(boolean ok, String lane, boolean stopped, boolean hard, TickView tick) {
     }
 
     /** {@code concurrency N}. */

@@ -83,12 +83,16 @@ public final class QueueDocuments {
         }
     }
 
-    /** What keeps the queue moving when no command runs. */
-    public record KeeperState(boolean installed, String kind, boolean up, Long pid, String script, String unit,
-                              String log) {
+    /**
+     * What keeps the queue moving when no command runs: {@code {installed, kind, up, pid, script,
+     * unit, log}}, with the reference's names of two of them beside: {@code running} (= up) and
+     * {@code manager} (= kind: shell or systemd).
+     */
+    public record KeeperState(boolean installed, boolean running, String manager, String kind, boolean up, Long pid,
+                              String script, String unit, String log) {
         public static KeeperState of(Keeper.State k) {
-            return new KeeperState(k.installed(), k.kind(), k.up(), k.pid(), text(k.script()), text(k.unit()),
-                    text(k.log()));
+            return new KeeperState(k.installed(), k.up(), k.kind(), k.kind(), k.up(), k.pid(), text(k.script()),
+                    text(k.unit()), text(k.log()));
         }
 
         private static String text(Object path) {
