@@ -87,8 +87,8 @@ fi
 # object headers (JEP 519): listing 10,000 jobs takes ~8% less memory and time. A young
 # generation of 16 MiB (-Xmn16m): a command's objects die young, so a collection copies almost
 # nothing, and a command's resident size stays flat in the number of jobs it streams instead of
-# growing with all it ever allocated (`queue status --json` with 10,000 pending jobs: 125 -> 79 MiB
-# peak RSS, no more CPU; bench/status-pending.sh). No hsperfdata file in /tmp (-UsePerfData). JVM log output (warnings only) goes to stderr, never into a
+# growing with all it ever allocated (`queue status --json` with 10,000 pending jobs: 123 -> 86 MiB
+# peak RSS, the same CPU; 1,000 pending: 74 MiB; bench/status-pending.sh). No hsperfdata file in /tmp (-UsePerfData). JVM log output (warnings only) goes to stderr, never into a
 # command's JSON on stdout.
 exec "$java" \
     -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=2 -XX:+UseCompactObjectHeaders \
