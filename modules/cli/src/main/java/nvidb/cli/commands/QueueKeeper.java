@@ -39,7 +39,8 @@ public final class QueueKeeper extends BaseCommand {
         Optional<DaemonInfo> d = c.service().daemon();
         boolean moving = k.up() || d.isPresent();
         if (c.json()) {
-            c.out().document(new KeeperDocuments.Status(KeeperState.of(k), QueueDocuments.Daemon.of(d), moving));
+            c.out().document(new KeeperDocuments.Status(KeeperState.of(k), KeeperState.of(k), QueueDocuments.Daemon.of(d),
+                    moving));
         } else {
             c.out().line(DaemonViews.keeperLine(k));
             c.out().line(d.map(i -> "  daemon " + i.describe() + ", last pass " + Times.age(i.lastPassAt(), now()))
@@ -97,10 +98,11 @@ public final class QueueKeeper extends BaseCommand {
             Keeper.Installed done = ctx().keeper().install(new Keeper.InstallRequest(executable(), interval, systemd,
                     start));
             if (json()) {
-                out().document(new KeeperDocuments.Installed(done.startError() == null,
+                Keeper.State k = done.state();
+                out().document(new KeeperDocuments.Installed(done.startError() == null, text(k.script()),
+                        executable().toString(), interval, k.kind(), text(k.unit()), text(k.log()), KeeperState.of(k),
                         done.files().stream().map(Object::toString).toList(), done.replaced(), done.command(),
-                        start ? (Boolean) (done.startError() == null) : null, done.startError(),
-                        KeeperState.of(done.state())));
+                        start ? (Boolean) (done.startError() == null) : null, done.startError(), KeeperState.of(k)));
             } else {
                 out().line((done.replaced() ? "reinstalled" : "installed") + " the " + done.state().kind() + " keeper");
                 done.files().forEach(f -> out().line("  wrote  " + f));
@@ -206,5 +208,9 @@ public final class QueueKeeper extends BaseCommand {
             }
             return 0;
         }
+    }
+
+    private static String text(Path path) {
+        return path == null ? null : path.toString();
     }
 }

@@ -1,6 +1,7 @@
 package nvidb.core.view;
 
 import com.fasterxml.jackson.annotation.JsonInclude.Include;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 import nvidb.core.view.QueueDocuments.Daemon;
@@ -11,13 +12,21 @@ public final class KeeperDocuments {
     private KeeperDocuments() {
     }
 
-    /** {@code keeper status}: {@code moving} while the keeper is up or a daemon serves the queue. */
-    public record Status(KeeperState keeper, Daemon daemon, boolean moving) {
+    /**
+     * {@code keeper status}: the reference prints the keeper's state itself; ours adds it whole as
+     * {@code keeper}, the daemon, and {@code moving} (the keeper is up or a daemon serves the queue).
+     */
+    public record Status(@JsonUnwrapped KeeperState state, KeeperState keeper, Daemon daemon, boolean moving) {
     }
 
-    /** {@code keeper install}; {@code started} null without {@code --start}. */
-    public record Installed(boolean ok, List<String> files, boolean replaced, String runs, Boolean started,
-                            String startError, KeeperState keeper) {
+    /**
+     * {@code keeper install}: the reference's keys first ({@code ok, script, nvidb, interval,
+     * manager, unit, log, state}, {@code replaced}, {@code started}, {@code start_error}), then
+     * ours; {@code started} null without {@code --start}.
+     */
+    public record Installed(boolean ok, String script, String nvidb, int interval, String manager, String unit,
+                            String log, KeeperState state, List<String> files, boolean replaced, String runs,
+                            Boolean started, String startError, KeeperState keeper) {
     }
 
     /**
