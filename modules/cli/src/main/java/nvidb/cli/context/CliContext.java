@@ -152,6 +152,11 @@ public final class CliContext implements AutoCloseable {
         return access().home();
     }
 
+    /** Where this machine's queue database is, or would be (nothing is opened). */
+    public Path database() {
+        return access().database();
+    }
+
     /** The queue daemon of this database, registered (see {@link QueueAccess#daemon}). */
     public Daemon daemon(Duration interval, boolean once) {
         return access().daemon(interval, once);

@@ -39,6 +39,9 @@ public interface QueueAccess extends AutoCloseable {
     /** The nvidb home ({@code NVIDB_HOME}, else {@code ~/.nvidb}). */
     Path home();
 
+    /** Where this machine's queue database is, or would be: nothing is opened or created. */
+    Path database();
+
     /** Every plugin: the built-in ones and the site plugins, each once. */
     List<PluginEntry> plugins();
 

@@ -76,6 +76,11 @@ public final class CoreAccess implements QueueAccess {
     }
 
     @Override
+    public Path database() {
+        return paths().database();
+    }
+
+    @Override
     public List<PluginEntry> plugins() {
         return registry().all();
     }
