@@ -100,6 +100,7 @@ final class HelpText {
             Map.entry("completion", List.of("nvidb completion bash > ~/.local/share/bash-completion/completions/nvidb",
                     "nvidb completion zsh > ~/.zfunc/_nvidb       # with fpath+=(~/.zfunc) before compinit",
                     "nvidb completion fish > ~/.config/fish/completions/nvidb.fish")),
+            Map.entry("doctor", List.of("nvidb doctor", "nvidb doctor --json   # exit 1: a check failed")),
             Map.entry("manpages", List.of("nvidb manpages /tmp/nvidb-man && man -M /tmp/nvidb-man nvidb")));
 
     private HelpText() {

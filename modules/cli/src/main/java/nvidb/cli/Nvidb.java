@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.function.Supplier;
 import nvidb.cli.commands.CompletionCommand;
+import nvidb.cli.commands.DoctorCommand;
 import nvidb.cli.commands.JobCommand;
 import nvidb.cli.commands.ManPagesCommand;
 import nvidb.cli.commands.PluginsCommand;
@@ -189,6 +190,9 @@ public final class Nvidb implements Runnable, ContextHolder {
         if (!versionOnly && (!known || "completion".equals(group))) {
             cli.addSubcommand("completion", lines.of(new CompletionCommand(whole)));
         }
+        if (!versionOnly && (!known || "doctor".equals(group))) {
+            cli.addSubcommand("doctor", lines.of(new DoctorCommand()));
+        }
         if (!versionOnly && (!known || "manpages".equals(group))) {
             cli.addSubcommand("manpages", lines.of(new ManPagesCommand(whole)));
         }
@@ -196,7 +200,7 @@ public final class Nvidb implements Runnable, ContextHolder {
     }
 
     /** The commands of the root that are neither queue nor job nor plugins. */
-    private static final java.util.Set<String> TOOLS = java.util.Set.of("completion", "manpages");
+    private static final java.util.Set<String> TOOLS = java.util.Set.of("completion", "doctor", "manpages");
 
     private static CommandLine group(CommandLines lines, Object command,
                                      java.util.Map<String, java.util.function.Supplier<Object>> subs, String only) {

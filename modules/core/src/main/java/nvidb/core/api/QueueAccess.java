@@ -82,6 +82,16 @@ public interface QueueAccess extends AutoCloseable {
     Keeper keeper();
 
     /**
+     * Checks what a queue host needs to work, as {@code nvidb doctor} reports it: the configuration
+     * parses, the database passes {@code quick_check}, free space for it and its backups, each
+     * node answers (in parallel, within the probe timeout) with a writable job root, its GPUs and
+     * a clock near this one, something keeps the queue moving, the newest backup is recent. A
+     * check that cannot run because an earlier one failed is left out. Never throws for what it
+     * finds.
+     */
+    java.util.List<HealthCheck> doctor();
+
+    /**
      * Gives back every lease this process holds (the scheduler lease of a pass or of an
      * operation), each on a database connection of its own, and refuses new ones from then on.
      * Safe from any thread, while the thread that took them is still working: it is what a

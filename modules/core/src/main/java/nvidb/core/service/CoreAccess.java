@@ -157,6 +157,11 @@ public final class CoreAccess implements QueueAccess {
     }
 
     @Override
+    public List<nvidb.core.api.HealthCheck> doctor() {
+        return new Doctor(paths(), registry(), env, local).checks();
+    }
+
+    @Override
     public void releaseLeases() {
         LeaseRepository.releaseAllHeld();
     }
