@@ -146,7 +146,7 @@ final class NodeCheckup {
                 + "set -- " + ShellQuote.join(List.of(nvidiaSmi.strip().split("\\s+"))) + "\n"
                 + "if ! command -v \"$1\" > /dev/null 2>&1; then\n"
                 + "    echo smi-missing\n"
-                + "elif out=$(\"$@\" --query-gpu=index --format=csv,noheader 2>&1); then\n"
+                + "elif out=$(\"$@\" --query-gpu=index --format=csv,noheader,nounits 2>&1); then\n"
                 + "    printf 'gpus %s\\n' \"$(printf '%s\\n' \"$out\" | grep -c .)\"\n"
                 + "else\n"
                 + "    printf 'smi-failed %s\\n' \"$(printf '%s\\n' \"$out\" | head -n 1)\"\n"
