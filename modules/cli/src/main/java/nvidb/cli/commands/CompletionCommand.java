@@ -19,10 +19,12 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "completion", mixinStandardHelpOptions = true, description = {
-        "Print the completion script of a shell: every command, subcommand and option",
-        "completes, and job ids, node names and lane names complete from this machine's",
-        "queue (never over SSH). The packages install it where each shell looks;",
-        "otherwise add it to the shell's start-up file as the examples show."})
+        "Print the completion script of a shell (bash, zsh or fish).",
+        "Every command, subcommand and option completes, and job ids, node names and lane",
+        "names complete from this machine's queue (never over SSH). The packages install the",
+        "scripts where each shell looks; otherwise write one where your shell reads them:",
+        "bash: ~/.local/share/bash-completion/completions/nvidb; zsh: _nvidb in a folder on",
+        "$fpath; fish: ~/.config/fish/completions/nvidb.fish."})
 public final class CompletionCommand extends BaseCommand {
     /** The shells a script is written for. */
     public enum Shell { bash, zsh, fish }

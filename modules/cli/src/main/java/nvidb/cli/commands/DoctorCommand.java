@@ -8,8 +8,8 @@ import nvidb.core.api.HealthCheck;
 import picocli.CommandLine.Command;
 
 @Command(name = "doctor", mixinStandardHelpOptions = true, description = {
-        "Check what this queue needs to work, one line per check with what to do about a failure:",
-        "the configuration parses (unknown keys named); the database passes quick_check; free",
+        "Check what this queue needs to work, one line per check.",
+        "A failed check says what to do. The configuration parses (unknown keys named); the database passes quick_check; free",
         "space for it and its backups; each node answers over its transport (all at once, within",
         "queue.probe_timeout), its job_root takes a file, what nvidia-smi says, its clock is within",
         "5 s of this host's; a daemon or keeper keeps the queue moving; the newest backup's age.",

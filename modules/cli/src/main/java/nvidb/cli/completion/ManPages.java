@@ -148,7 +148,7 @@ public final class ManPages {
     }
 
     /** Text as roff reads it: backslashes and dashes escaped, no line starting a request. */
-    static String text(String s) {
+    public static String text(String s) {
         String t = s.replace("\\", "\\e").replace("-", "\\-");
         return t.startsWith(".") || t.startsWith("'") ? "\\&" + t : t;
     }
