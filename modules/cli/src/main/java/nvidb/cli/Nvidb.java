@@ -191,7 +191,7 @@ public final class Nvidb implements Runnable, ContextHolder {
             cli.addSubcommand("completion", lines.of(new CompletionCommand(whole)));
         }
         if (!versionOnly && (!known || "doctor".equals(group))) {
-            cli.addSubcommand("doctor", lines.of(new DoctorCommand()));
+            cli.addSubcommand("doctor", lines.of(new DoctorCommand(() -> QueueHostCheck.of(context))));
         }
         if (!versionOnly && (!known || "manpages".equals(group))) {
             cli.addSubcommand("manpages", lines.of(new ManPagesCommand(whole)));

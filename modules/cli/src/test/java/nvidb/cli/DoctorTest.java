@@ -57,7 +57,7 @@ class DoctorTest {
     private void config(String localJobRoot, boolean withSsh) throws Exception {
         FakeNvidiaSmi local = FakeNvidiaSmi.install("local", tmp.resolve("local/bin"), tmp.resolve("local/state"))
                 .gpu(0, "NVIDIA GeForce RTX 4090", 24564);
-        StringBuilder y = new StringBuilder("queue:\n  probe_timeout: 5\nservers:\n")
+        StringBuilder y = new StringBuilder("queue:\n  probe_timeout: 30\nservers:\n")
                 .append("  - nickname: local\n    transport: local\n")
                 .append("    nvidia_smi: ").append(local.command()).append('\n')
                 .append("    job_root: ").append(localJobRoot).append('\n');
@@ -178,5 +178,22 @@ class DoctorTest {
             assertEquals(1, s.executeUpdate());
         }
         failsWith(doctor(), "backup", "9 d ago: older than 7 d");
+    }
+
+    @Test
+    void aClientOfAQueueHostChecksThatTheHostAnswersWithACompatibleNvidb() throws Exception {
+        assumeTrue(SshdFixture.available(), "openssh-server is not installed (CI installs it)");
+        try (QueueHostFixture f = new QueueHostFixture(tmp)) {
+            daemon = DaemonProcess.start(f.host, "--interval", "30");
+            daemon.awaitFirstPass();
+            cli = f.client;
+            Report healthy = doctor();
+            assertEquals(List.of("configuration", "queue host"), List.copyOf(healthy.checks().keySet()));
+            assertEquals(0, healthy.exit(), healthy.doc().toString());
+            assertTrue(healthy.check("configuration").path("detail").asText().contains("(remote:)"), healthy.doc().toString());
+
+            f.remote(tmp.resolve("nowhere/nvidb").toString(), "off");
+            failsWith(doctor(), "queue host", "nvidb was not found on the queue host");
+        }
     }
 }

@@ -2,7 +2,10 @@ package nvidb.cli.commands;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
 import nvidb.cli.output.Output;
 import nvidb.core.api.HealthCheck;
 import picocli.CommandLine.Command;
@@ -22,9 +25,18 @@ public final class DoctorCommand extends BaseCommand {
         }
     }
 
+    private final Supplier<Optional<HealthCheck>> queueHost;
+
+    /** @param queueHost the check of the queue host the configuration names (remote:), if it names one */
+    public DoctorCommand(Supplier<Optional<HealthCheck>> queueHost) {
+        this.queueHost = queueHost;
+    }
+
     @Override
     protected int execute() {
-        Report report = Report.of(ctx().doctor());
+        List<HealthCheck> checks = new ArrayList<>(ctx().doctor());
+        queueHost.get().ifPresent(checks::add);
+        Report report = Report.of(checks);
         if (json()) {
             ObjectNode o = Output.object();
             ArrayNode a = o.putArray("checks");

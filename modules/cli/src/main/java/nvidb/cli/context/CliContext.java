@@ -100,6 +100,10 @@ public final class CliContext implements AutoCloseable {
         this.local = local;
     }
 
+    public boolean local() {
+        return local;
+    }
+
     public boolean debug() {
         return "1".equals(env.get("NVIDB_DEBUG"));
     }
