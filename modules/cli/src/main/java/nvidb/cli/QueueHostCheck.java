@@ -60,7 +60,12 @@ final class QueueHostCheck {
             return HealthCheck.fail(NAME, where + ": " + said, "make `ssh " + host.host() + " " + host.nvidb()
                     + " --version` work from here without a prompt, and print the same version as nvidb --version here");
         }
-        if (!answer.path("moving").asBoolean(false)) {
+        if (code != 0 && code != ErrorCode.FAILED.exitCode()) {
+            return HealthCheck.fail(NAME, where + " answered queue keeper status with exit " + code + ": "
+                    + answer.path("error").asText(err.toString(StandardCharsets.UTF_8).strip()),
+                    "run nvidb doctor on " + host.host() + " itself");
+        }
+        if (code != 0) { // keeper status exits 1 while nothing keeps the queue moving
             return HealthCheck.fail(NAME, where + " answers and runs a compatible nvidb, but nothing keeps its queue"
                     + " moving (no daemon, no keeper up there)", "on " + host.host() + ": nvidb queue keeper install"
                     + " --start");
