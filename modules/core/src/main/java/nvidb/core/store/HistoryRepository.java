@@ -9,7 +9,7 @@ import nvidb.core.api.GpuState;
 import nvidb.core.api.History;
 
 /**
- * The {@code gpu_samples} and {@code queue_samples} tables (migration 4): each pass's probe folded
+ * The {@code gpu_samples} and {@code queue_samples} tables (migration V005): each pass's probe folded
  * into a bucket of every tier, and buckets past their tier's age deleted in the same write. No
  * later re-aggregation is needed, so a pass's cost is three upserts a GPU and three range deletes.
  */

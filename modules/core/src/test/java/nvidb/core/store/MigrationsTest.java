@@ -125,6 +125,12 @@ class MigrationsTest {
         }
     }
 
+    /**
+     * The newest schema the seeds' inserts fit: they name the JSON columns schema 4 moved into
+     * tables, so a database at 4 or later got its rows at 3 and was upgraded from there.
+     */
+    private static final int SEEDS_WRITTEN_UP_TO = 3;
+
     /** What an older nvidb would have left: migrations 1..k applied in rollback-journal mode. */
     private static void buildAtVersion(Path file, int k, List<String> inserts) throws Exception {
         if (k == 0) {
@@ -144,9 +150,11 @@ class MigrationsTest {
                         ps.setInt(1, v);
                         ps.executeUpdate();
                     }
-                }
-                for (String insert : inserts) {
-                    s.execute(insert);
+                    if (v == Math.min(k, SEEDS_WRITTEN_UP_TO)) {
+                        for (String insert : inserts) {
+                            s.execute(insert);
+                        }
+                    }
                 }
             }
             c.commit();

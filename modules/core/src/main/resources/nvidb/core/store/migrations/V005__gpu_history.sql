@@ -1,4 +1,4 @@
--- Schema 4: the history behind the web pages' plots (nvidb queue web, nvidb queue history). Every
+-- Schema 5: the history behind the web pages' plots (nvidb queue web, nvidb queue history). Every
 -- pass folds each GPU's probe into three buckets at once, one per tier, so nothing ever has to
 -- be re-aggregated: tier 0 holds 1-minute buckets for a day, tier 1 10-minute buckets for a week,
 -- tier 2 hourly buckets for 30 days (HistoryRepository.TIERS). Older buckets are deleted as each
