@@ -20,6 +20,7 @@ import nvidb.core.store.FilePermissions;
 import nvidb.core.store.MetaRepository;
 import nvidb.core.store.Snapshots;
 import nvidb.core.store.Store;
+import nvidb.core.store.StoreFailures;
 
 /**
  * {@link Backups}: a copy is made into a temporary file beside its target, made to stand alone
@@ -153,7 +154,8 @@ final class BackupService implements Backups {
             throw failed("backup already exists: " + e.getFile() + "; it was created while this backup ran, and is"
                     + " left as it is");
         } catch (IOException e) {
-            throw failed("could not write the backup in " + to.directory() + ": " + e.getMessage());
+            throw failed("could not write the backup in " + to.directory() + ": " + e.getMessage() + " ("
+                    + StoreFailures.free(to.directory()) + "); nothing was published");
         } finally {
             deleteQuietly(temp);
         }

@@ -67,18 +67,14 @@ public final class Database implements AutoCloseable {
             return db;
         } catch (SQLException e) {
             closeQuietly(c);
-            if (StoreFailures.worded(e)) {
-                throw StoreFailures.of(path, recovery.get(), e);
-            }
-            throw new NvidbException(nvidb.core.api.ErrorCode.FAILED,
-                    "could not open the queue database " + path + ": " + e.getMessage(), e);
+            throw StoreFailures.opening(path, recovery.get(), e);
         } catch (IOException e) {
             closeQuietly(c);
             throw new NvidbException(nvidb.core.api.ErrorCode.FAILED,
                     "could not open the queue database " + path + ": " + e.getMessage(), e);
         } catch (NvidbException e) {
             closeQuietly(c);
-            throw e.getCause() instanceof SQLException s ? StoreFailures.of(path, recovery.get(), s) : e;
+            throw e.getCause() instanceof SQLException s ? StoreFailures.opening(path, recovery.get(), s) : e;
         } catch (RuntimeException e) {
             // A refused (newer) database included: let go of the file before reporting.
             closeQuietly(c);
