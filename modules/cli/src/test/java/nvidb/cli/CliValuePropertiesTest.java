@@ -46,7 +46,7 @@ class CliValuePropertiesTest {
         Random random = new Random(24_501L);
         String[] near = {"0", "1", "5", "+1", "-2", "+0", "-0", "007", "2147483647", "-2147483648", "+2147483647",
             "2147483648", "-2147483649", "99999999999", "1.5", "1e3", "five", "+", "-", "++1", "--1", "+-1", " 3 ", "0x10"};
-        for (int i = 0; i < 120; i++) {
+        for (int i = 0; i < 60; i++) {
             // Start from somewhere, the ends of the range included.
             // (A value with a minus adjusts: the low end is reached from 0.)
             switch (random.nextInt(4)) {
@@ -94,7 +94,7 @@ class CliValuePropertiesTest {
             "-0.0", "1e400", "{\"a\": \"\\u00e9\\ud83d\\ude00\"}", "{}", "[]", "\"\"", "12345678901234567890123"};
         String[] breaks = {"", " ", "1 2", "{\"a\":1} x", "{\"a\":1}}", "[1,]", "{'a':1}", "tru", "NaN", "\"open",
             "{\"a\" 1}", "// c\n1", "0x10", "01", "[1] [2]", "\u0000"};
-        for (int i = 0; i < 80; i++) {
+        for (int i = 0; i < 50; i++) {
             String text = random.nextInt(3) > 0 ? values[random.nextInt(values.length)] : breaks[random.nextInt(breaks.length)];
             if (random.nextInt(4) == 0) {
                 text = " \n" + text + "\t ";
@@ -126,7 +126,7 @@ class CliValuePropertiesTest {
         String[] options = {"--timeout", "--retries", "--priority", "--gpus"};
         String[] near = {"1", "60", "0", "-1", "+5", "2147483647", "2147483648", "-2147483648", "1.5", "1e3", "10s",
             "5m", "", " ", "0x10", "\u0663", "99999999999999999999"};
-        for (int i = 0; i < 80; i++) {
+        for (int i = 0; i < 50; i++) {
             String option = options[random.nextInt(options.length)];
             String value = random.nextBoolean() ? near[random.nextInt(near.length)] : Integer.toString(random.nextInt(2000) - 1000);
             String before = CliFuzzTest.content(cli);
