@@ -96,7 +96,7 @@ class BrokenFilesTest {
     void damagedPagesNameTheNewestBackupAndRestoringItWorks() throws Exception {
         cli.json("queue", "backup");
         Thread.sleep(5);
-        Path newest = Path.of(cli.json("queue", "backup").path("path").asText());
+        Path newest = Path.of(cli.json("queue", "backup").path("backup").path("path").asText());
         Path db = cli.database();
         long pageSize;
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement();

@@ -156,7 +156,7 @@ class DiskFullTest {
         }
         cli.json("job", "submit", "--gpus", "0", "--", "true"); // the queue itself goes on
         free(backups);
-        JsonNode b = cli.json("queue", "backup");
+        JsonNode b = cli.json("queue", "backup").path("backup");
         assertEquals("ok", b.path("quick_check").asText());
         assertEquals("ok", integrity(Path.of(b.path("path").asText())));
     }
