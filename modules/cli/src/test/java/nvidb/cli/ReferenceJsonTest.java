@@ -165,7 +165,11 @@ class ReferenceJsonTest {
         check("lane-assign-none", cli.json("queue", "lane", lane, "assign", id(pool), "--none"));
         check("lane-skip", cli.json("queue", "lane", lane, "skip"));
         check("lane-pause", cli.json("queue", "lane", lane, "pause"));
-        check("runner-status", cli.json("queue", "lane", lane, "runner", "status"));
+        JsonNode runner = cli.json("queue", "lane", lane, "runner", "status");
+        // The example's finished run: a job that exited (a withdrawn one has no exit code).
+        ObjectNode state = (ObjectNode) runner.path("state");
+        state.set("finished", only(state.path("finished"), f -> f.path("job_id").asLong() == quick));
+        check("runner-status", runner);
         check("lane-concurrency", cli.json("queue", "lane", lane, "concurrency", "1"));
         check("lane-resume", cli.json("queue", "lane", lane, "resume"));
         check("runner-off", cli.json("queue", "lane", lane, "runner", "off"));
@@ -192,7 +196,9 @@ class ReferenceJsonTest {
         Files.writeString(nvidb, "#!/bin/sh\nexec " + String.join(" ", cli.javaCommand().stream().map(Cli::q).toList())
                 + " \"$@\"\n");
         Files.setPosixFilePermissions(nvidb, PosixFilePermissions.fromString("rwxr-xr-x"));
-        cli.json("queue", "keeper", "install", "--start", "--nvidb", nvidb.toString(), "--interval", "5");
+        check("keeper-install", cli.json("queue", "keeper", "install", "--start", "--nvidb", nvidb.toString(),
+                "--interval", "5"));
+        check("keeper-status", cli.json("queue", "keeper", "status"));
         check("status", cli.json("queue", "status"));
         check("keeper-action", cli.json("queue", "keeper", "stop"));
     }

@@ -39,7 +39,8 @@ public final class QueueKeeper extends BaseCommand {
         Optional<DaemonInfo> d = c.service().daemon();
         boolean moving = k.up() || d.isPresent();
         if (c.json()) {
-            ObjectNode o = Output.object();
+            // The reference prints the keeper's state itself; ours adds it whole as keeper, the daemon and moving.
+            ObjectNode o = DaemonViews.keeper(k);
             o.set("keeper", DaemonViews.keeper(k));
             o.set("daemon", DaemonViews.daemon(d));
             o.put("moving", moving);
@@ -103,6 +104,16 @@ public final class QueueKeeper extends BaseCommand {
             if (json()) {
                 ObjectNode o = Output.object();
                 o.put("ok", done.startError() == null);
+                // The reference's keys first: {ok, script, nvidb, interval, replaced, manager, unit, log,
+                // started, start_error, state}; then ours.
+                Keeper.State k = done.state();
+                o.put("script", k.script() == null ? null : k.script().toString());
+                o.put("nvidb", executable().toString());
+                o.put("interval", interval);
+                o.put("manager", k.kind());
+                o.put("unit", k.unit() == null ? null : k.unit().toString());
+                o.put("log", k.log() == null ? null : k.log().toString());
+                o.set("state", DaemonViews.keeper(k));
                 ArrayNode files = o.putArray("files");
                 done.files().forEach(f -> files.add(f.toString()));
                 o.put("replaced", done.replaced());
