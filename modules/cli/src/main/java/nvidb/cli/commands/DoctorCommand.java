@@ -1,13 +1,11 @@
 package nvidb.cli.commands;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
-import nvidb.cli.output.Output;
 import nvidb.core.api.HealthCheck;
+import nvidb.core.view.QueueDocuments.Doctor;
 import picocli.CommandLine.Command;
 
 @Command(name = "doctor", mixinStandardHelpOptions = true, description = {
@@ -18,13 +16,6 @@ import picocli.CommandLine.Command;
         "5 s of this host's; a daemon or keeper keeps the queue moving; the newest backup's age.",
         "Exit 0 when every check passes, 1 when one fails."})
 public final class DoctorCommand extends BaseCommand {
-    /** What {@code --json} prints: every check, and whether all passed. */
-    record Report(List<HealthCheck> checks, boolean ok) {
-        static Report of(List<HealthCheck> checks) {
-            return new Report(checks, checks.stream().allMatch(HealthCheck::ok));
-        }
-    }
-
     private final Supplier<Optional<HealthCheck>> queueHost;
 
     /** @param queueHost the check of the queue host the configuration names (remote:), if it names one */
@@ -36,19 +27,9 @@ public final class DoctorCommand extends BaseCommand {
     protected int execute() {
         List<HealthCheck> checks = new ArrayList<>(ctx().doctor());
         queueHost.get().ifPresent(checks::add);
-        Report report = Report.of(checks);
+        Doctor report = Doctor.of(checks);
         if (json()) {
-            ObjectNode o = Output.object();
-            ArrayNode a = o.putArray("checks");
-            for (HealthCheck c : report.checks()) {
-                ObjectNode x = a.addObject();
-                x.put("name", c.name());
-                x.put("ok", c.ok());
-                x.put("detail", c.detail());
-                x.put("fix", c.fix());
-            }
-            o.put("ok", report.ok());
-            out().document(o);
+            out().document(report);
         } else {
             for (HealthCheck c : report.checks()) {
                 out().line((c.ok() ? "✔ " : "✘ ") + c.name() + ": " + c.detail());

@@ -16,6 +16,13 @@ public final class QueueDocuments {
     private QueueDocuments() {
     }
 
+    /** {@code doctor}: every check, and whether all passed. */
+    public record Doctor(List<nvidb.core.api.HealthCheck> checks, boolean ok) {
+        public static Doctor of(List<nvidb.core.api.HealthCheck> checks) {
+            return new Doctor(List.copyOf(checks), checks.stream().allMatch(nvidb.core.api.HealthCheck::ok));
+        }
+    }
+
     /** {@code queue nodes}. */
     public record Nodes(List<NodeView> nodes) {
     }
