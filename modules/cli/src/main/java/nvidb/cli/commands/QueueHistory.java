@@ -3,7 +3,6 @@ package nvidb.cli.commands;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
-import nvidb.cli.output.Output;
 import nvidb.core.api.History;
 import nvidb.core.api.NvidbException;
 import nvidb.core.api.Times;
@@ -26,7 +25,7 @@ public final class QueueHistory extends BaseCommand {
     @Override
     protected int execute() {
         History.Range r = History.Range.of(range);
-        ObjectNode o = Output.object();
+        ObjectNode o = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
         o.put("range", r.label());
         ArrayNode a;
         if (gpu == null) {

@@ -45,6 +45,11 @@ public final class Json {
     private Json() {
     }
 
+    /** A streaming parser over {@code text}, with the mapper's own parser features. */
+    public static com.fasterxml.jackson.core.JsonParser parser(String text) throws java.io.IOException {
+        return MAPPER.getFactory().createParser(text);
+    }
+
     /** Compact JSON of {@code value}. */
     public static String write(Object value) {
         try {
