@@ -1,8 +1,6 @@
 package nvidb.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -208,7 +206,7 @@ final class Api {
             return json;
         }
         String needle = text.toLowerCase(Locale.ROOT);
-        ArrayNode kept = ((ObjectNode) doc).arrayNode();
+        List<JsonNode> kept = new ArrayList<>();
         for (JsonNode j : doc.get("jobs")) {
             String hay = String.join("\n", j.path("name").asText(""), j.path("command").asText(""),
                     j.path("submitter").asText(""), j.path("node").asText(""), j.path("tags").toString());
@@ -216,8 +214,8 @@ final class Api {
                 kept.add(j);
             }
         }
-        ObjectNode out = (ObjectNode) doc;
-        out.set("jobs", kept);
+        Map<String, Object> out = new java.util.LinkedHashMap<>();
+        out.put("jobs", kept);
         out.put("limit", limit);
         out.put("truncated", limit > 0 && kept.size() == limit);
         return Json.pretty(out);

@@ -1,7 +1,5 @@
 package nvidb.web;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import java.io.ByteArrayOutputStream;
@@ -59,7 +57,7 @@ final class Http {
 
     /** An error in the shape of the CLI's {@code --json} errors: {@code {ok: false, error, code}}. */
     static void error(HttpExchange ex, int status, ErrorCode code, String message) throws IOException {
-        ObjectNode o = JsonNodeFactory.instance.objectNode();
+        Map<String, Object> o = new LinkedHashMap<>();
         o.put("ok", false);
         o.put("error", message);
         o.put("code", code.label());

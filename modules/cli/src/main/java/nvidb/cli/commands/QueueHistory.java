@@ -1,11 +1,9 @@
 package nvidb.cli.commands;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import nvidb.core.api.History;
 import nvidb.core.api.NvidbException;
-import nvidb.core.api.Times;
+import nvidb.core.view.HistoryDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -25,48 +23,31 @@ public final class QueueHistory extends BaseCommand {
     @Override
     protected int execute() {
         History.Range r = History.Range.of(range);
-        ObjectNode o = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
-        o.put("range", r.label());
-        ArrayNode a;
+        Object doc;
+        List<?> samples;
         if (gpu == null) {
-            List<History.QueueSample> samples = service().history().queue(r);
-            a = o.putArray("samples");
-            for (History.QueueSample s : samples) {
-                ObjectNode x = a.addObject();
-                x.put("at", Times.iso(s.at()));
-                x.put("probes", s.probes());
-                x.put("pending", s.pending());
-                x.put("running", s.running());
-                x.put("oldest_wait_s", s.oldestWaitS());
-            }
+            List<HistoryDocuments.QueuePoint> points = service().history().queue(r).stream()
+                    .map(HistoryDocuments.QueuePoint::of).toList();
+            doc = new HistoryDocuments.Queue(r.label(), points);
+            samples = points;
         } else {
             int colon = gpu.lastIndexOf(':');
             int index = colon > 0 ? parseIndex(gpu.substring(colon + 1)) : -1;
             if (index < 0) {
                 throw NvidbException.usage("--gpu takes NODE:INDEX, such as box406:2, not '" + gpu + "'");
             }
-            o.put("node", gpu.substring(0, colon));
-            o.put("index", index);
-            a = o.putArray("samples");
-            for (History.GpuSample s : service().history().gpu(gpu.substring(0, colon), index, r)) {
-                ObjectNode x = a.addObject();
-                x.put("at", Times.iso(s.at()));
-                x.put("probes", s.probes());
-                x.put("total_mb", s.totalMb());
-                x.put("external_mb", s.externalMb());
-                x.put("reserved_mb", s.reservedMb());
-                x.put("free_mb", s.freeMb());
-                x.put("used_mb", s.usedMb());
-                x.put("util_percent", s.utilPercent());
-                x.put("temperature_c", s.temperatureC());
-                x.put("jobs", s.jobs());
-            }
+            String node = gpu.substring(0, colon);
+            List<HistoryDocuments.GpuPoint> points = service().history().gpu(node, index, r).stream()
+                    .map(HistoryDocuments.GpuPoint::of).toList();
+            doc = new HistoryDocuments.Gpu(r.label(), node, index, points);
+            samples = points;
         }
         if (json()) {
-            out().document(o);
+            out().document(doc);
+        } else if (samples.isEmpty()) {
+            out().line("no samples in the last " + r.label() + " (a pass records them)");
         } else {
-            out().line(a.isEmpty() ? "no samples in the last " + r.label() + " (a pass records them)"
-                    : human(a));
+            samples.forEach(p -> out().line(String.valueOf(p)));
         }
         return 0;
     }
@@ -77,17 +58,5 @@ public final class QueueHistory extends BaseCommand {
         } catch (NumberFormatException e) {
             return -1;
         }
-    }
-
-    /** One line a bucket: its time, then each value as key=value. */
-    private static String human(ArrayNode samples) {
-        StringBuilder b = new StringBuilder();
-        for (var s : samples) {
-            StringBuilder line = new StringBuilder();
-            s.properties().forEach(e -> line.append(line.isEmpty() ? "" : "  ")
-                    .append(e.getKey().equals("at") ? "" : e.getKey() + "=").append(e.getValue().asText()));
-            b.append(line).append('\n');
-        }
-        return b.toString().stripTrailing();
     }
 }

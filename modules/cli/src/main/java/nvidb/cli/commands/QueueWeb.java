@@ -40,7 +40,7 @@ public final class QueueWeb extends BaseCommand {
                         + " travels in clear over HTTP unless a TLS proxy is in front");
             }
             if (json()) {
-                var o = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+                java.util.Map<String, String> o = new java.util.LinkedHashMap<>();
                 o.put("url", server.url().toString());
                 o.put("url_with_token", server.urlWithToken().toString());
                 out().startLines();
