@@ -111,9 +111,9 @@ set -- -n "nvidb --version (a JVM start)" "$nvidb --version" \
     -n "forwarded to a host that does nothing: client + ssh (shared connection)" "NVIDB_HOME=$tmp/noop $nvidb $submit"
 [ -z "$mina" ] || set -- "$@" -n "MINA SSHD in a fresh JVM: the host command" "$mina '$host_cmd'"
 hyperfine --style none --warmup 3 --runs "$runs" --export-json "$tmp/times.json" "$@" > /dev/null
-printf 'median ms  p90 ms  command (load average: %s)\n' "$(cut -d' ' -f1-3 /proc/loadavg 2> /dev/null || echo '?')"
-jq -r '.results[] | (.times | sort) as $t | "\($t[($t | length) / 2 | floor] * 1000 | round)\t\($t[($t | length) * 9 / 10 | floor] * 1000 | round)\t\(.command)"' \
-    "$tmp/times.json" | awk -F '\t' '{ printf "%9s  %6s  %s\n", $1, $2, $3 }'
+printf 'median ms  p90 ms  min ms  command (load average: %s)\n' "$(cut -d' ' -f1-3 /proc/loadavg 2> /dev/null || echo '?')"
+jq -r '.results[] | (.times | sort) as $t | "\($t[($t | length) / 2 | floor] * 1000 | round)\t\($t[($t | length) * 9 / 10 | floor] * 1000 | round)\t\($t[0] * 1000 | round)\t\(.command)"' \
+    "$tmp/times.json" | awk -F '\t' '{ printf "%9s  %6s  %6s  %s\n", $1, $2, $3, $4 }'
 median_of() { jq -r --arg n "$1" '.results[] | select(.command == $n) | (.times | sort) as $t | $t[($t | length) / 2 | floor] * 1000 | round' "$tmp/times.json"; }
 host_ms=$(median_of "the host command alone, on the host")
 shared_ms=$(median_of "forwarded: the shared connection")
