@@ -102,9 +102,11 @@ NVIDB_HOME=$tmp/host "$nvidb" $submit > /dev/null
 for c in shared keeper noop; do   # each client home opens its shared connection (it persists 600 s)
     NVIDB_HOME=$tmp/$c "$nvidb" $submit > /dev/null
 done
+shared_socket=$(ls "$tmp"/shared/ssh/cm-*)
 set -- -n "nvidb --version (a JVM start)" "$nvidb --version" \
     -n "the host command alone, on the host" "$host_cmd" \
     -n "ssh true (one OpenSSH session, no sharing)" "$ssh_plain true" \
+    -n "ssh true over the shared connection" "$ssh_plain -o ControlPath=$shared_socket true" \
     -n "forwarded: OpenSSH, no connection sharing (ControlMaster=no)" "NVIDB_HOME=$tmp/plain $nvidb $submit" \
     -n "forwarded: the shared connection" "NVIDB_HOME=$tmp/shared $nvidb $submit" \
     -n "forwarded: the shared connection, keeper: ensure (keeper up)" "NVIDB_HOME=$tmp/keeper $nvidb $submit" \
