@@ -14,6 +14,7 @@ import nvidb.core.api.Backups;
 import nvidb.core.api.NvidbException;
 import nvidb.core.api.Times;
 import nvidb.core.config.NvidbPaths;
+import nvidb.core.config.QueueConfig;
 import nvidb.core.config.QueueSettings;
 import nvidb.core.store.FilePermissions;
 import nvidb.core.store.MetaRepository;
@@ -40,9 +41,13 @@ final class BackupService implements Backups {
         return context.store();
     }
 
-    /** Where generated backups go: {@code queue.backup.directory} (relative to NVIDB_HOME), else {@code backups/}. */
     Path directory() {
-        String configured = context.config().settings().backup().directory();
+        return directory(paths, context.config());
+    }
+
+    /** Where generated backups go: {@code queue.backup.directory} (relative to NVIDB_HOME), else {@code backups/}. */
+    static Path directory(NvidbPaths paths, QueueConfig config) {
+        String configured = config.settings().backup().directory();
         return paths.home().resolve(configured == null || configured.isBlank() ? "backups" : configured);
     }
 

@@ -181,8 +181,7 @@ public final class JobEditService implements JobEdits {
                 return false;
             }
             Instant now = Times.now();
-            store.jobs.update(id, new Changes().set(Column.DEPENDS_ON, on).set(Column.DEPENDS_ANY, any)
-                    .set(Column.HELD_REASON, null), now);
+            ctx.lifecycle().repoint(id, on, any, now);
             store.events.append(now, EventKind.JOB_DEPENDENCIES, id, null, "after=" + csv(on) + " after-any=" + csv(any), null);
             return true;
         });
