@@ -96,6 +96,20 @@ final class HelpText {
             Map.entry("job priority", List.of("nvidb job priority 12 5", "nvidb job priority 12 +1",
                     "nvidb job priority 12 --up 2")),
             Map.entry("job purge", List.of("nvidb job purge", "nvidb job purge --state cancelled --json")),
+            Map.entry("job sweep", List.of(
+                    "nvidb job sweep -n lr --grid lr=1e-3,3e-4,1e-4 --grid bs=32,64 --vram 8G -- python train.py --lr {lr} --bs {bs}",
+                    "nvidb job sweep --zip seed=1,2,3 --zip data=a,b,c --max-parallel 2 -- python train.py --seed {seed} --data {data}",
+                    "nvidb job sweep --random 20 --seed 7 --range lr=loguniform:1e-5:1e-2 --range bs=choice:32,64 -- python train.py --lr {lr} --bs {bs}",
+                    "nvidb job sweep --params-file runs.jsonl --dry-run -- python train.py --lr {lr}")),
+            Map.entry("sweep", List.of("nvidb sweep ls", "nvidb sweep show 3 --metric loss",
+                    "nvidb sweep export 3 --csv > sweep3.csv")),
+            Map.entry("sweep ls", List.of("nvidb sweep ls", "nvidb sweep ls --json")),
+            Map.entry("sweep show", List.of("nvidb sweep show 3", "nvidb sweep show 3 --metric eval.loss --sort -n 5",
+                    "nvidb sweep show 3 --metric acc --max --json")),
+            Map.entry("sweep export", List.of("nvidb sweep export 3 --csv > sweep3.csv", "nvidb sweep export 3 --jsonl")),
+            Map.entry("sweep wait", List.of("nvidb sweep wait 3", "nvidb sweep wait 3 --timeout 600 --json")),
+            Map.entry("sweep cancel", List.of("nvidb sweep cancel 3", "nvidb sweep cancel 3 --json")),
+            Map.entry("sweep requeue", List.of("nvidb sweep requeue 3 --failed", "nvidb sweep requeue 3 --failed --cancelled --json")),
             Map.entry("plugins", List.of("nvidb plugins", "nvidb plugins --json")));
 
     private HelpText() {

@@ -205,6 +205,11 @@ public final class QueueService implements Queue {
     }
 
     @Override
+    public nvidb.core.api.Sweeps sweeps() {
+        return new SweepService(context);
+    }
+
+    @Override
     public Backups backups() {
         return new BackupService(context, paths);
     }

@@ -62,12 +62,12 @@ class JobTagsTest {
             assertEquals(List.of(String.valueOf(first)), column(s.db.connection(), "SELECT job_id FROM job_tags"));
             // Streaming and listing read the same rows.
             List<Long> streamed = new java.util.ArrayList<>();
-            s.jobs.each(Set.of(), false, null, "u", 0, true, j -> streamed.add(j.id()));
+            s.jobs.each(Set.of(), false, null, "u", null, 0, true, j -> streamed.add(j.id()));
             assertEquals(List.of(first), streamed);
         }
     }
 
     private static List<Long> ids(Store s, String tag) {
-        return s.jobs.search(Set.of(), false, null, tag, 0).stream().map(Job::id).toList();
+        return s.jobs.search(Set.of(), false, null, tag, null, 0).stream().map(Job::id).toList();
     }
 }
