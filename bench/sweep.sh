@@ -9,13 +9,26 @@
 #   bench/sweep.sh                         the image under test ($NVIDB_BIN, as bench/run)
 #   RUNS=10000 REPEAT=3 bench/sweep.sh
 #
-# Needs GNU time (/usr/bin/time) and sqlite3. Prints a Markdown table on stdout.
+# Needs GNU time (/usr/bin/time), and sqlite3 or python3. Prints a Markdown table on stdout.
 set -eu
 # shellcheck source=bench/lib.sh
 . "$(dirname -- "$0")/lib.sh"
 bench_setup sweep
-[ -x /usr/bin/time ] || { say "needs GNU time at /usr/bin/time (apt-get install time)"; exit 1; }
-command -v sqlite3 > /dev/null 2>&1 || { say "needs sqlite3"; exit 1; }
+# sql DB STATEMENT: what the bench reads and writes behind nvidb's back, with sqlite3 or python3.
+if command -v sqlite3 > /dev/null 2>&1; then
+    sql() { sqlite3 -bail -cmd '.timeout 5000' "$1" "$2"; }
+elif command -v python3 > /dev/null 2>&1; then
+    sql() {
+        python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1], timeout=5)
+for row in c.execute(sys.argv[2]):
+    print(*row)
+c.commit()' "$1" "$2"
+    }
+else
+    say "needs sqlite3 or python3"
+    exit 1
+fi
 bench_image
 java=$image/runtime/bin/java
 [ -x "$java" ] || { say "no runtime at $java"; exit 1; }
@@ -23,12 +36,29 @@ runs=${RUNS:-1000}
 repeat=${REPEAT:-5}
 values=$(seq -s, 0 $((runs - 1)))
 
+# measure COMMAND...: runs it, writing "wall user sys maxrss-KiB" to $tmp/last.time: GNU time, or
+# python3's getrusage of the child where GNU time is missing.
+if [ -x /usr/bin/time ]; then
+    measure() { /usr/bin/time -f '%e %U %S %M' -o "$tmp/last.time" "$@"; }
+elif command -v python3 > /dev/null 2>&1; then
+    measure() {
+        python3 -c 'import resource, subprocess, sys, time
+t = time.monotonic()
+rc = subprocess.call(sys.argv[2:])
+u = resource.getrusage(resource.RUSAGE_CHILDREN)
+open(sys.argv[1], "w").write("%.3f %.3f %.3f %d\n" % (time.monotonic() - t, u.ru_utime, u.ru_stime, u.ru_maxrss))
+sys.exit(rc)' "$tmp/last.time" "$@"
+    }
+else
+    say "needs GNU time (/usr/bin/time) or python3"
+    exit 1
+fi
+
 # timed LABEL COMMAND...: one run's wall, CPU and peak RSS, appended to $tmp/LABEL.*
 timed() {
     t_label=$1
     shift
-    /usr/bin/time -f '%e %U %S %M' -o "$tmp/last.time" "$@" > "$tmp/last.out" 2> "$tmp/last.err" \
-        || { say "failed: $*"; cat "$tmp/last.err" >&2; exit 1; }
+    measure "$@" > "$tmp/last.out" 2> "$tmp/last.err" || { say "failed: $*"; cat "$tmp/last.err" >&2; exit 1; }
     tail -n 1 "$tmp/last.time" | awk '{ printf "%.3f\n", $1 }' >> "$tmp/$t_label.wall"
     tail -n 1 "$tmp/last.time" | awk '{ printf "%.3f\n", $2 + $3 }' >> "$tmp/$t_label.cpu"
     tail -n 1 "$tmp/last.time" | awk '{ printf "%.1f\n", $4 / 1024 }' >> "$tmp/$t_label.rss"
@@ -42,7 +72,7 @@ while [ "$r" -le "$repeat" ]; do
     NVIDB_HOME=$home "$NVIDB_BIN" job ls --json --no-tick > /dev/null # the schema, before the watcher opens it
     : > "$tmp/seen"
     ( while [ ! -f "$tmp/stop" ]; do
-          sqlite3 -cmd '.timeout 5000' "$home/queue.db" 'SELECT COUNT(*) FROM jobs' >> "$tmp/seen" 2> /dev/null || true
+          sql "$home/queue.db" 'SELECT COUNT(*) FROM jobs' >> "$tmp/seen" 2> /dev/null || true
       done ) &
     watcher=$!
     timed java "$java" -version
@@ -56,7 +86,7 @@ while [ "$r" -le "$repeat" ]; do
     [ -z "$between" ] || { say "a reader saw a part of the sweep: $between jobs"; exit 1; }
     [ "$(sort -u "$tmp/seen" | tail -n 1)" = "$runs" ] || { say "the reader never saw the $runs runs"; exit 1; }
     # Every run done, with a result: a number, a nested one, and one run in ten without any.
-    sqlite3 -bail "$home/queue.db" "UPDATE jobs SET state = 'completed', exit_code = 0, started_at = created_at,
+    sql "$home/queue.db" "UPDATE jobs SET state = 'completed', exit_code = 0, started_at = created_at,
         finished_at = created_at, progress = 'epoch 10/10', result = CASE WHEN id % 10 = 0 THEN NULL ELSE
         json_object('loss', (id * 7919 % 1000) / 1000.0, 'eval', json_object('acc', (id * 104729 % 1000) / 1000.0,
         'split', 'val')) END;"

@@ -3,7 +3,6 @@ package nvidb.cli.output;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import nvidb.core.api.Job;
 import nvidb.core.api.Json;
 import nvidb.core.api.Sweeps;
 
@@ -21,17 +20,17 @@ public final class SweepExports {
         StringBuilder b = new StringBuilder();
         line(b, header);
         for (Sweeps.Row r : d.rows()) {
-            Job j = r.job();
+            Sweeps.RunStatus j = r.status();
             List<String> cells = new ArrayList<>();
             cells.add(String.valueOf(r.run().index()));
             cells.add(String.valueOf(r.run().jobId()));
             cells.add(r.run().name() == null ? "" : r.run().name());
             params.forEach(p -> cells.add(r.run().params().getOrDefault(p, "")));
-            cells.add(j == null ? "purged" : j.displayState());
-            cells.add(j == null || j.exitCode() == null ? "" : String.valueOf(j.exitCode()));
-            Double elapsed = j == null ? null : j.elapsedSeconds(now);
+            cells.add(j.state());
+            cells.add(j.exitCode() == null ? "" : String.valueOf(j.exitCode()));
+            Double elapsed = j.elapsedSeconds(now);
             cells.add(elapsed == null ? "" : String.valueOf(Math.round(elapsed * 10) / 10.0));
-            cells.add(j == null || j.progress() == null ? "" : j.progress());
+            cells.add(j.progress() == null ? "" : j.progress());
             for (String c : d.columns()) {
                 Double v = r.metrics().get(c);
                 cells.add(v == null ? "" : SweepViews.number(v));

@@ -6,7 +6,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import nvidb.core.api.Job;
 import nvidb.core.api.Json;
 import nvidb.core.api.Sweeps;
 import nvidb.core.api.Times;
@@ -61,34 +60,33 @@ public final class SweepViews {
     /** One row of {@code sweep show}: index, job, parameters, state, exit code, duration, status line, metrics. */
     public static ObjectNode row(Sweeps.Row r, Integer best, Instant now) {
         ObjectNode o = Output.object();
-        Job j = r.job();
+        Sweeps.RunStatus j = r.status();
         o.put("index", r.run().index());
         o.put("job_id", r.run().jobId());
         o.put("name", r.run().name());
         o.set("params", params(r.run().params()));
-        o.put("state", j == null ? "purged" : j.displayState());
-        o.put("exit_code", j == null ? null : j.exitCode());
-        Double elapsed = j == null ? null : j.elapsedSeconds(now);
+        o.put("state", j.state());
+        o.put("exit_code", j.exitCode());
+        Double elapsed = j.elapsedSeconds(now);
         o.put("elapsed_s", elapsed == null ? null : Math.round(elapsed * 10) / 10.0);
-        o.put("progress", j == null ? null : j.progress());
+        o.put("progress", j.progress());
         ObjectNode m = o.putObject("metrics");
         r.metrics().forEach(m::put);
-        o.set("result", Views.parsed(j == null ? null : j.resultJson()));
+        o.set("result", Views.parsed(j.resultJson()));
         o.put("best", best != null && best == r.run().index());
         return o;
     }
 
-    public static ObjectNode detail(Sweeps.Detail d, int limit, Instant now) {
-        ObjectNode o = summary(d.summary(), now);
-        ArrayNode cols = o.putArray("metric_columns");
+    /** {@code sweep show --json}: the summary's keys, then the rows, each printed as it is made. */
+    public static void detail(StreamedDocument doc, Sweeps.Detail d, int limit, Instant now) {
+        summary(d.summary(), now).properties().forEach(e -> doc.field(e.getKey(), e.getValue()));
+        ArrayNode cols = Output.array();
         d.columns().forEach(cols::add);
-        o.put("metric", d.metric());
-        o.put("best_index", d.best());
-        ArrayNode rows = o.putArray("rows");
-        for (Sweeps.Row r : limited(d.rows(), limit)) {
-            rows.add(row(r, d.best(), now));
-        }
-        return o;
+        doc.field("metric_columns", cols);
+        doc.field("metric", d.metric());
+        doc.field("best_index", d.best() == null ? null : com.fasterxml.jackson.databind.node.IntNode.valueOf(d.best()));
+        doc.array("rows", each -> limited(d.rows(), limit).forEach(r -> each.accept(row(r, d.best(), now))));
+        doc.end();
     }
 
     private static <T> List<T> limited(List<T> rows, int limit) {
@@ -130,7 +128,7 @@ public final class SweepViews {
         headers.addAll(d.columns());
         Table t = new Table(headers.toArray(String[]::new));
         for (Sweeps.Row r : limited(d.rows(), limit)) {
-            Job j = r.job();
+            Sweeps.RunStatus j = r.status();
             List<Object> cells = new ArrayList<>();
             cells.add(d.best() != null && d.best() == r.run().index() ? "*" : "");
             cells.add(r.run().index());
@@ -138,10 +136,10 @@ public final class SweepViews {
             for (String p : s.params()) {
                 cells.add(Table.clip(r.run().params().getOrDefault(p, "-"), 16));
             }
-            cells.add(j == null ? "purged" : j.displayState());
-            cells.add(j == null || j.exitCode() == null ? "-" : j.exitCode());
-            cells.add(Times.duration(j == null ? null : j.elapsedSeconds(now)));
-            cells.add(j == null || j.progress() == null ? "-" : Table.clip(j.progress(), 30));
+            cells.add(j.state());
+            cells.add(j.exitCode() == null ? "-" : j.exitCode());
+            cells.add(Times.duration(j.elapsedSeconds(now)));
+            cells.add(j.progress() == null ? "-" : Table.clip(j.progress(), 30));
             for (String c : d.columns()) {
                 Double v = r.metrics().get(c);
                 cells.add(v == null ? "" : number(v));

@@ -65,10 +65,28 @@ public interface Sweeps {
     List<Summary> list();
 
     /**
-     * One row of {@code sweep show}: the run, its job (null once purged), and every numeric field of
-     * its {@code result.json}, nested ones by dotted path ({@code eval.loss}).
+     * What {@code sweep show} says of a run's job, read without the rest of the job record.
+     *
+     * @param state {@link Job#displayState()} ({@code held} for a held job), or {@code purged}
+     *              once the job is gone
      */
-    record Row(Run run, Job job, Map<String, Double> metrics) {
+    record RunStatus(String state, Integer exitCode, Instant startedAt, Instant finishedAt, String progress,
+                     String resultJson) {
+        /** As {@link Job#elapsedSeconds}: start to finish, or to {@code now} while running; null before a start. */
+        public Double elapsedSeconds(Instant now) {
+            if (startedAt == null) {
+                return null;
+            }
+            Instant end = finishedAt != null ? finishedAt : "running".equals(state) ? now : null;
+            return end == null ? null : Math.max(0, java.time.Duration.between(startedAt, end).toMillis() / 1000.0);
+        }
+    }
+
+    /**
+     * One row of {@code sweep show}: the run, its job's status, and every numeric field of its
+     * {@code result.json}, nested ones by dotted path ({@code eval.loss}).
+     */
+    record Row(Run run, RunStatus status, Map<String, Double> metrics) {
     }
 
     /**

@@ -1,9 +1,9 @@
 package nvidb.core.service;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,28 +24,27 @@ final class ResultMetrics {
         if (resultJson == null || resultJson.isBlank()) {
             return out;
         }
-        try {
-            walk("", Json.readTree(resultJson), out);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            // not JSON: no metrics
+        // Read as tokens, not as a tree: sweep show reads one result a run, thousands of them.
+        try (JsonParser p = Json.parser(resultJson)) {
+            if (p.nextToken() == JsonToken.START_OBJECT) {
+                object(p, "", out);
+            }
+        } catch (java.io.IOException e) {
+            // not JSON (or cut short): the numbers read so far stand
         }
         return out;
     }
 
-    private static void walk(String prefix, JsonNode node, Map<String, Double> out) {
-        if (node == null) {
-            return;
-        }
-        if (node.isNumber()) {
-            if (!prefix.isEmpty()) {
-                out.put(prefix, node.doubleValue());
-            }
-            return;
-        }
-        if (node.isObject()) {
-            for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> f = it.next();
-                walk(prefix.isEmpty() ? f.getKey() : prefix + "." + f.getKey(), f.getValue(), out);
+    private static void object(JsonParser p, String prefix, Map<String, Double> out) throws java.io.IOException {
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String key = prefix.isEmpty() ? p.currentName() : prefix + "." + p.currentName();
+            JsonToken value = p.nextToken();
+            if (value == JsonToken.START_OBJECT) {
+                object(p, key, out);
+            } else if (value == JsonToken.START_ARRAY) {
+                p.skipChildren();
+            } else if (value == JsonToken.VALUE_NUMBER_INT || value == JsonToken.VALUE_NUMBER_FLOAT) {
+                out.put(key, p.getDoubleValue());
             }
         }
     }

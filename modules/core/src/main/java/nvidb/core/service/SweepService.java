@@ -188,32 +188,24 @@ public final class SweepService implements Sweeps {
     @Override
     public Detail show(long id, String metric, boolean maximize, boolean sort) {
         Sweep sweep = sweep(id);
-        return store.db.read(() -> {
-            Map<Long, Job> jobs = jobsOf(id);
-            List<Row> rows = new ArrayList<>();
-            List<String> columns = new ArrayList<>();
-            Set<String> seen = new java.util.HashSet<>();
-            Map<String, Integer> states = new LinkedHashMap<>();
-            for (Run r : store.sweeps.runs(id)) {
-                Job j = jobs.get(r.jobId());
-                Map<String, Double> metrics = j == null ? Map.of() : ResultMetrics.of(j.resultJson());
-                for (String k : metrics.keySet()) {
-                    if (seen.add(k)) {
-                        columns.add(k);
-                    }
+        List<Row> rows = store.db.read(() -> store.sweeps.show(id, ResultMetrics::of));
+        List<String> columns = new ArrayList<>();
+        Set<String> seen = new java.util.HashSet<>();
+        Map<String, Integer> states = new LinkedHashMap<>();
+        for (Row r : rows) {
+            for (String k : r.metrics().keySet()) {
+                if (seen.add(k)) {
+                    columns.add(k);
                 }
-                states.merge(j == null ? "purged" : j.displayState(), 1, Integer::sum);
-                rows.add(new Row(new Run(r.index(), r.params(), j == null ? null : j.name(),
-                        j == null ? null : j.command(), r.jobId()), j, metrics));
             }
-            Integer best = null;
-            if (metric != null) {
-                rows = ResultMetrics.byMetric(rows, metric, maximize, sort);
-                best = !rows.isEmpty() && rows.getFirst().metrics().containsKey(metric)
-                        ? rows.getFirst().run().index() : null;
-            }
-            return new Detail(summary(sweep, states), rows, columns, metric, best);
-        });
+            states.merge(r.status().state(), 1, Integer::sum);
+        }
+        Integer best = null;
+        if (metric != null) {
+            rows = ResultMetrics.byMetric(rows, metric, maximize, sort);
+            best = !rows.isEmpty() && rows.getFirst().metrics().containsKey(metric) ? rows.getFirst().run().index() : null;
+        }
+        return new Detail(summary(sweep, states), rows, columns, metric, best);
     }
 
     @Override

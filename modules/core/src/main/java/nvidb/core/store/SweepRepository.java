@@ -26,6 +26,13 @@ public final class SweepRepository {
     private static final String BY_KEY = "SELECT * FROM sweeps WHERE idempotency_key = ?";
     private static final String ALL = "SELECT * FROM sweeps ORDER BY id DESC";
     private static final String NEXT_ID = "SELECT seq FROM sqlite_sequence WHERE name = 'sweeps'";
+    /** {@code sweep show}: each run with the few columns of its job it shows, purged ones too. */
+    private static final String SHOW = """
+            SELECT r.run_index, r.job_id, r.params, j.id AS present, j.name, j.state, j.held_reason, j.exit_code,
+                   j.started_at, j.finished_at, j.progress, j.result
+            FROM sweep_runs r LEFT JOIN jobs j ON j.id = r.job_id
+            WHERE r.sweep_id = ? ORDER BY r.run_index
+            """;
     private static final String RUNS = "SELECT job_id, run_index, params FROM sweep_runs WHERE sweep_id = ? ORDER BY run_index";
     /** Runs by state, purged ones (no job row) as NULL; held ones apart from pending. */
     private static final String COUNTS = """
@@ -118,6 +125,33 @@ public final class SweepRepository {
                     while (rs.next()) {
                         out.add(new Sweeps.Run(rs.getInt("run_index"), Json.stringMap(rs.getString("params")), null,
                                 null, rs.getLong("job_id")));
+                    }
+                }
+            }
+            return out;
+        });
+    }
+
+    /** One sweep's runs with their jobs' status, by index: {@code sweep show} reads nothing else of the jobs. */
+    public List<Sweeps.Row> show(long sweepId, java.util.function.Function<String, Map<String, Double>> metrics) {
+        return Rows.sql(() -> {
+            List<Sweeps.Row> out = new ArrayList<>();
+            try (PreparedStatement ps = db.connection().prepareStatement(SHOW)) {
+                Rows.bind(ps, sweepId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        boolean present = rs.getObject("present") != null;
+                        String state = !present ? "purged" : rs.getString("state");
+                        String held = rs.getString("held_reason");
+                        if ("pending".equals(state) && held != null && !held.isEmpty()) {
+                            state = "held";
+                        }
+                        String result = rs.getString("result");
+                        Sweeps.Run run = new Sweeps.Run(rs.getInt("run_index"), Json.stringMap(rs.getString("params")),
+                                rs.getString("name"), null, rs.getLong("job_id"));
+                        out.add(new Sweeps.Row(run, new Sweeps.RunStatus(state, Rows.intOrNull(rs, "exit_code"),
+                                Rows.instant(rs, "started_at"), Rows.instant(rs, "finished_at"), rs.getString("progress"),
+                                result), metrics.apply(result)));
                     }
                 }
             }
