@@ -97,9 +97,9 @@ final class HelpText {
                     "nvidb job priority 12 --up 2")),
             Map.entry("job purge", List.of("nvidb job purge", "nvidb job purge --state cancelled --json")),
             Map.entry("job sweep", List.of(
-                    "nvidb job sweep -n lr --grid lr=1e-3,3e-4,1e-4 --grid bs=32,64 --vram 8G -- python train.py --lr {lr} --bs {bs}",
-                    "nvidb job sweep --zip seed=1,2,3 --zip data=a,b,c --max-parallel 2 -- python train.py --seed {seed} --data {data}",
-                    "nvidb job sweep --random 20 --seed 7 --range lr=loguniform:1e-5:1e-2 --range bs=choice:32,64 -- python train.py --lr {lr} --bs {bs}",
+                    "nvidb job sweep -n lr --grid lr=1e-3,1e-4 --grid bs=32,64 -- python train.py --lr {lr} --bs {bs}",
+                    "nvidb job sweep --zip seed=1,2 --zip data=a,b --max-parallel 2 -- python t.py {seed} {data}",
+                    "nvidb job sweep --random 20 --seed 7 --range lr=loguniform:1e-5:1e-2 -- python t.py {lr}",
                     "nvidb job sweep --params-file runs.jsonl --dry-run -- python train.py --lr {lr}")),
             Map.entry("sweep", List.of("nvidb sweep ls", "nvidb sweep show 3 --metric loss",
                     "nvidb sweep export 3 --csv")),

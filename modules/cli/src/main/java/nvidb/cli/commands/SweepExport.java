@@ -8,8 +8,9 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "export", mixinStandardHelpOptions = true, description = {
-        "Every run of a sweep as CSV (a header, then a row a run) or JSON Lines (an object a run), for notebooks",
-        "and spreadsheets: index, job_id, name, the parameters, state, exit_code, elapsed_s, progress, the metrics."})
+        "Every run of a sweep as CSV or JSON Lines, for notebooks and spreadsheets.",
+        "CSV: a header, then a row a run; JSON Lines: an object a run. The columns: index, job_id, name, the",
+        "parameters, state, exit_code, elapsed_s, progress, and the metrics (every number of result.json)."})
 public final class SweepExport extends BaseCommand {
     @Mixin
     SweepIdArgument id;

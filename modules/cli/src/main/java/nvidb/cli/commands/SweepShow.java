@@ -9,8 +9,9 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "show", mixinStandardHelpOptions = true, description = {
-        "One row per run: index, job, parameters, state, exit code, duration, status line, and every numeric",
-        "field of its result.json (nested ones as a.b). With --metric the best run comes first, marked *."})
+        "One row per run of the sweep, the best first with --metric.",
+        "Each row: index, job, parameters, state, exit code, duration, status line, and every numeric field of its",
+        "result.json (nested ones as a.b). With --metric the best run comes first, marked *; --sort orders them all."})
 public final class SweepShow extends BaseCommand {
     @Mixin
     SweepIdArgument id;
