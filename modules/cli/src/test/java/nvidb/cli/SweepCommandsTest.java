@@ -152,8 +152,9 @@ class SweepCommandsTest {
     void maxParallelHoldsWithADaemonAndConcurrentTicks() throws Exception {
         daemon = DaemonProcess.start(cli);
         daemon.awaitFirstPass();
-        JsonNode made = cli.json("job", "sweep", "--max-parallel", "2", "--vram", "1G", "--grid", "i=0,1,2,3,4,5",
-                "--", timedRun(1));
+        // Runs long enough that two overlap even where a loaded machine makes each launch slow.
+        JsonNode made = cli.json("job", "sweep", "--max-parallel", "2", "--vram", "1G", "--grid", "i=0,1,2,3,4",
+                "--", timedRun(3));
         long sweep = made.path("sweep").path("id").asLong();
         AtomicBoolean done = new AtomicBoolean();
         List<Thread> tickers = new ArrayList<>();
@@ -181,7 +182,7 @@ class SweepCommandsTest {
     void maxParallelHoldsInALaneWhoseRunnerCouldRunMore() throws Exception {
         cli.json("queue", "lane", "box:0", "concurrency", "3");
         JsonNode made = cli.json("job", "sweep", "--lane", "box:0", "--max-parallel", "2", "--vram", "1G",
-                "--grid", "i=0,1,2,3,4", "--", timedRun(1));
+                "--grid", "i=0,1,2,3,4", "--", timedRun(2.5));
         long sweep = made.path("sweep").path("id").asLong();
         AtomicBoolean done = new AtomicBoolean();
         Thread ticker = Thread.ofPlatform().start(() -> {
