@@ -41,6 +41,9 @@ public final class AotTraining {
                     "echo", "{i}"),
             List.of("sweep", "show", "1", "--json", "--no-tick", "--metric", "loss"),
             List.of("sweep", "show", "1", "--no-tick"),
+            // What a Tab runs in bash, zsh and fish: it should answer within a keystroke.
+            List.of("completion", "--candidates", "jobs"),
+            List.of("completion", "--candidates", "nodes"),
             List.of("job", "submit", "--help"));
 
     private AotTraining() {

@@ -110,7 +110,13 @@ final class HelpText {
             Map.entry("sweep wait", List.of("nvidb sweep wait 3", "nvidb sweep wait 3 --timeout 600 --json")),
             Map.entry("sweep cancel", List.of("nvidb sweep cancel 3", "nvidb sweep cancel 3 --json")),
             Map.entry("sweep requeue", List.of("nvidb sweep requeue 3 --failed", "nvidb sweep requeue 3 --failed --cancelled --json")),
-            Map.entry("plugins", List.of("nvidb plugins", "nvidb plugins --json")));
+            Map.entry("plugins", List.of("nvidb plugins", "nvidb plugins --json")),
+            Map.entry("completion", List.of("nvidb completion bash   # > ~/.local/share/bash-completion/completions/nvidb",
+                    "nvidb completion zsh    # > ~/.zfunc/_nvidb, with fpath+=(~/.zfunc) before compinit",
+                    "nvidb completion fish   # > ~/.config/fish/completions/nvidb.fish")),
+            Map.entry("doctor", List.of("nvidb doctor", "nvidb doctor --json   # exit 1: a check failed")),
+            Map.entry("manpages", List.of("nvidb manpages /tmp/nvidb-man   # then: man -M /tmp/nvidb-man nvidb",
+                    "nvidb manpages share/man/man1")));
 
     private HelpText() {
     }

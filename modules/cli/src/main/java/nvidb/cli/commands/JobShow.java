@@ -1,12 +1,11 @@
 package nvidb.cli.commands;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import nvidb.cli.output.HumanViews;
-import nvidb.cli.output.Views;
-import nvidb.core.api.Event;
 import nvidb.core.api.JobQueries;
 import nvidb.core.api.Queue;
+import nvidb.core.view.EventView;
+import nvidb.core.view.JobDocuments;
+import nvidb.core.view.JobView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -29,15 +28,8 @@ public final class JobShow extends BaseCommand {
         service.tick(tick.read());
         JobQueries.JobDetail detail = service.jobQueries().show(jobId);
         if (json()) {
-            ObjectNode o = Views.job(detail.job(), now());
-            ArrayNode events = o.putArray("events");
-            for (Event e : detail.events()) {
-                events.add(Views.event(e));
-            }
-            if (logs != null) {
-                o.put("log_tail", logTail(service, jobId));
-            }
-            out().document(o);
+            out().document(new JobDocuments.Shown(JobView.of(detail.job(), now()),
+                    detail.events().stream().map(EventView::of).toList(), logs == null ? null : logTail(service, jobId)));
         } else {
             out().line(HumanViews.jobDetail(detail.job(), detail.events(), now()));
             if (logs != null) {

@@ -1,18 +1,16 @@
 package nvidb.cli.commands;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import nvidb.cli.output.Output;
 import nvidb.cli.output.SweepViews;
-import nvidb.cli.output.Views;
 import nvidb.core.api.NvidbException;
 import nvidb.core.api.Sweeps;
+import nvidb.core.view.SweepDocuments;
+import nvidb.core.view.TickView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -67,15 +65,8 @@ public final class JobSweep extends BaseCommand {
                 seed, ranges, lines, paramsFile == null ? null : paramsFile.toString(), maxParallel, force);
         Sweeps.Submitted s = service().sweeps().submit(request, dryRun, tick.after());
         if (json()) {
-            ObjectNode o = Output.object();
-            o.put("ok", true);
-            o.put("dry_run", s.dryRun());
-            o.put("duplicate", s.duplicate());
-            o.set("sweep", SweepViews.sweep(s.sweep()));
-            ArrayNode runs = o.putArray("runs");
-            s.runs().forEach(r -> runs.add(SweepViews.run(r)));
-            o.set("tick", Views.tick(s.tick()));
-            out().document(o);
+            out().document(new SweepDocuments.Submitted(true, s.dryRun(), s.duplicate(), SweepDocuments.SweepView.of(s.sweep()),
+                    s.runs().stream().map(SweepDocuments.Run::of).toList(), TickView.of(s.tick())));
             return 0;
         }
         if (s.dryRun()) {

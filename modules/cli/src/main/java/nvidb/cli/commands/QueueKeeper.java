@@ -1,17 +1,17 @@
 package nvidb.cli.commands;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import nvidb.cli.output.DaemonViews;
-import nvidb.cli.output.Output;
 import nvidb.core.api.DaemonInfo;
 import nvidb.core.api.Keeper;
 import nvidb.core.api.NvidbException;
 import nvidb.core.api.Times;
+import nvidb.core.view.KeeperDocuments;
+import nvidb.core.view.QueueDocuments.KeeperState;
+import nvidb.core.view.QueueDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -39,11 +39,8 @@ public final class QueueKeeper extends BaseCommand {
         Optional<DaemonInfo> d = c.service().daemon();
         boolean moving = k.up() || d.isPresent();
         if (c.json()) {
-            ObjectNode o = Output.object();
-            o.set("keeper", DaemonViews.keeper(k));
-            o.set("daemon", DaemonViews.daemon(d));
-            o.put("moving", moving);
-            c.out().document(o);
+            c.out().document(new KeeperDocuments.Status(KeeperState.of(k), KeeperState.of(k), QueueDocuments.Daemon.of(d),
+                    moving));
         } else {
             c.out().line(DaemonViews.keeperLine(k));
             c.out().line(d.map(i -> "  daemon " + i.describe() + ", last pass " + Times.age(i.lastPassAt(), now()))
@@ -101,16 +98,11 @@ public final class QueueKeeper extends BaseCommand {
             Keeper.Installed done = ctx().keeper().install(new Keeper.InstallRequest(executable(), interval, systemd,
                     start));
             if (json()) {
-                ObjectNode o = Output.object();
-                o.put("ok", done.startError() == null);
-                ArrayNode files = o.putArray("files");
-                done.files().forEach(f -> files.add(f.toString()));
-                o.put("replaced", done.replaced());
-                o.put("runs", done.command());
-                o.put("started", start ? done.startError() == null : null);
-                o.put("start_error", done.startError());
-                o.set("keeper", DaemonViews.keeper(done.state()));
-                out().document(o);
+                Keeper.State k = done.state();
+                out().document(new KeeperDocuments.Installed(done.startError() == null, text(k.script()),
+                        executable().toString(), interval, k.kind(), text(k.unit()), text(k.log()), KeeperState.of(k),
+                        done.files().stream().map(Object::toString).toList(), done.replaced(), done.command(),
+                        start ? (Boolean) (done.startError() == null) : null, done.startError(), KeeperState.of(k)));
             } else {
                 out().line((done.replaced() ? "reinstalled" : "installed") + " the " + done.state().kind() + " keeper");
                 done.files().forEach(f -> out().line("  wrote  " + f));
@@ -156,7 +148,7 @@ public final class QueueKeeper extends BaseCommand {
     public static final class Ensure extends BaseCommand {
         @Override
         protected int execute() {
-            return stateAnswer(this, ctx().keeper().ensure(), null);
+            return stateAnswer(this, "ensure", ctx().keeper().ensure(), null);
         }
     }
 
@@ -166,7 +158,7 @@ public final class QueueKeeper extends BaseCommand {
     public static final class Stop extends BaseCommand {
         @Override
         protected int execute() {
-            return stateAnswer(this, ctx().keeper().stop(), null);
+            return stateAnswer(this, "stop", ctx().keeper().stop(), null);
         }
     }
 
@@ -176,20 +168,19 @@ public final class QueueKeeper extends BaseCommand {
         @Override
         protected int execute() {
             List<Path> removed = ctx().keeper().uninstall();
-            return stateAnswer(this, ctx().keeper().state(), removed);
+            return stateAnswer(this, "uninstall", ctx().keeper().state(), removed);
         }
     }
 
-    private static int stateAnswer(BaseCommand c, Keeper.State state, List<Path> removed) {
+    /**
+     * The reference's answer to a keeper action, {@code {ok, action, output, state}} ({@code output}:
+     * the keeper in a sentence), with our {@code keeper} (the same state) beside it.
+     */
+    private static int stateAnswer(BaseCommand c, String action, Keeper.State state, List<Path> removed) {
         if (c.json()) {
-            ObjectNode o = Output.object();
-            o.put("ok", true);
-            if (removed != null) {
-                ArrayNode r = o.putArray("removed");
-                removed.forEach(p -> r.add(p.toString()));
-            }
-            o.set("keeper", DaemonViews.keeper(state));
-            c.out().document(o);
+            c.out().document(new KeeperDocuments.Answer(true, action, DaemonViews.keeperLine(state),
+                    removed == null ? null : removed.stream().map(Path::toString).toList(), KeeperState.of(state),
+                    KeeperState.of(state)));
         } else {
             if (removed != null) {
                 removed.forEach(p -> c.out().line("removed " + p));
@@ -210,14 +201,16 @@ public final class QueueKeeper extends BaseCommand {
         protected int execute() {
             List<String> got = ctx().keeper().logs(lines);
             if (json()) {
-                ObjectNode o = Output.object();
-                ArrayNode a = o.putArray("lines");
-                got.forEach(a::add);
-                out().document(o);
+                out().document(new KeeperDocuments.Logs(true, "logs", String.join("\n", got),
+                        KeeperState.of(ctx().keeper().state()), got));
             } else {
                 got.forEach(out()::line);
             }
             return 0;
         }
+    }
+
+    private static String text(Path path) {
+        return path == null ? null : path.toString();
     }
 }

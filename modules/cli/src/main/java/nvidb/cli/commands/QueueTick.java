@@ -1,16 +1,17 @@
 package nvidb.cli.commands;
 
 import nvidb.cli.output.HumanViews;
-import nvidb.cli.output.Views;
 import nvidb.core.api.NvidbException;
-import nvidb.core.api.TickMode;
 import nvidb.core.api.TickSummary;
+import nvidb.core.view.QueueDocuments;
+import nvidb.core.view.TickView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "tick", mixinStandardHelpOptions = true, description = {
         "Run one scheduler pass now (--watch N: every N seconds until Ctrl-C).",
-        "A pass ends by handing new alerts to the sinks queue.notify configures (listed under deliveries).",
+        "A pass ends by handing new alerts to the sinks queue.notify configures (listed under deliveries),",
+        "30 s at most; none while a queue daemon runs: it delivers them (any other command's pass: 2 s).",
         "With --watch and --json the output is JSON Lines: one compact document per pass, and a last line",
         "{summary: true, passes, dispatched, finished} when the watch is interrupted."})
 public final class QueueTick extends BaseCommand {
@@ -29,7 +30,7 @@ public final class QueueTick extends BaseCommand {
         int dispatched = 0;
         int finished = 0;
         while (true) {
-            TickSummary t = service().tick(TickMode.FORCE);
+            TickSummary t = service().pass();
             print(t);
             passes++;
             dispatched += t.dispatched().size();
@@ -42,7 +43,7 @@ public final class QueueTick extends BaseCommand {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 if (json()) {
-                    out().document(Views.watchSummary(passes, dispatched, finished));
+                    out().document(new QueueDocuments.WatchSummary(true, passes, dispatched, finished));
                 }
                 return 0;
             }
@@ -51,7 +52,7 @@ public final class QueueTick extends BaseCommand {
 
     private void print(TickSummary t) {
         if (json()) {
-            out().document(Views.tick(t));
+            out().document(TickView.of(t));
             return;
         }
         HumanViews.tickLines(t).forEach(out()::line);

@@ -1,10 +1,8 @@
 package nvidb.cli.commands;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
-import nvidb.cli.output.Output;
 import nvidb.core.api.JobCommands;
+import nvidb.core.view.SweepDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -21,12 +19,7 @@ public final class SweepCancel extends BaseCommand {
         List<Long> cancelled = results.stream().filter(JobCommands.Cancelled::cancelled).map(JobCommands.Cancelled::id)
                 .toList();
         if (json()) {
-            ObjectNode o = Output.object();
-            o.put("ok", true);
-            o.put("sweep_id", sweep);
-            ArrayNode a = o.putArray("cancelled");
-            cancelled.forEach(a::add);
-            out().document(o);
+            out().document(new SweepDocuments.Cancelled(true, sweep, cancelled));
         } else {
             out().line("sweep " + sweep + ": cancelled " + cancelled.size() + " run(s)"
                     + (cancelled.isEmpty() ? " (none was pending or running)" : ""));

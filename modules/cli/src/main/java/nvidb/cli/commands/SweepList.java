@@ -1,12 +1,10 @@
 package nvidb.cli.commands;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
-import nvidb.cli.output.Output;
 import nvidb.cli.output.SweepViews;
 import nvidb.core.api.Queue;
 import nvidb.core.api.Sweeps;
+import nvidb.core.view.SweepDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -21,10 +19,7 @@ public final class SweepList extends BaseCommand {
         service.tick(tick.read());
         List<Sweeps.Summary> sweeps = service.sweeps().list();
         if (json()) {
-            ObjectNode o = Output.object();
-            ArrayNode a = o.putArray("sweeps");
-            sweeps.forEach(s -> a.add(SweepViews.summary(s, now())));
-            out().document(o);
+            out().document(new SweepDocuments.Listed(sweeps.stream().map(s -> SweepDocuments.Summary.of(s, now())).toList()));
         } else {
             out().line(sweeps.isEmpty() ? "no sweeps (make one with nvidb job sweep)" : SweepViews.table(sweeps, now()));
         }

@@ -1,12 +1,10 @@
 package nvidb.cli.commands;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
-import nvidb.cli.output.Output;
-import nvidb.cli.output.Views;
 import nvidb.core.api.JobCommands;
 import nvidb.core.api.NvidbException;
+import nvidb.core.view.SweepDocuments;
+import nvidb.core.view.TickView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -37,13 +35,7 @@ public final class SweepRequeue extends BaseCommand {
         List<Long> requeued = r.results().stream().filter(JobCommands.Requeued::requeued).map(JobCommands.Requeued::id)
                 .toList();
         if (json()) {
-            ObjectNode o = Output.object();
-            o.put("ok", true);
-            o.put("sweep_id", sweep);
-            ArrayNode a = o.putArray("requeued");
-            requeued.forEach(a::add);
-            o.set("tick", Views.tick(r.tick()));
-            out().document(o);
+            out().document(new SweepDocuments.Requeued(true, sweep, requeued, TickView.of(r.tick())));
         } else {
             out().line("sweep " + sweep + ": requeued " + requeued.size() + " run(s)"
                     + (requeued.isEmpty() ? " (none had ended badly)" : ""));

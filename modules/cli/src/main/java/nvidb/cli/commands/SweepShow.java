@@ -34,7 +34,7 @@ public final class SweepShow extends BaseCommand {
         service.tick(tick.read());
         Sweeps.Detail d = metric.show(service, id.value());
         if (json()) {
-            SweepViews.detail(out().stream(), d, limit, now());
+            out().document(SweepViews.detail(d, limit, now()));
         } else {
             out().line(SweepViews.detailTable(d, limit, now()));
         }

@@ -1,13 +1,11 @@
 package nvidb.cli.commands;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
-import nvidb.cli.output.Output;
 import nvidb.cli.output.SweepViews;
 import nvidb.core.api.NvidbException;
 import nvidb.core.api.Queue;
 import nvidb.core.api.Sweeps;
+import nvidb.core.view.SweepDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -35,16 +33,8 @@ public final class SweepWait extends BaseCommand {
         Sweeps.Summary summary = service.sweeps().list().stream().filter(s -> s.sweep().id() == sweep).findFirst()
                 .orElseThrow();
         if (json()) {
-            ObjectNode doc = Output.object();
-            doc.put("ok", true);
-            doc.set("sweep", SweepViews.summary(summary, now()));
-            ArrayNode jobs = doc.putArray("job_ids");
-            ids.forEach(jobs::add);
-            doc.put("all_done", o.allDone());
-            doc.put("all_succeeded", o.allSucceeded());
-            doc.put("timed_out", o.timedOut());
-            doc.put("interrupted", o.interrupted());
-            out().document(doc);
+            out().document(new SweepDocuments.Waited(true, SweepDocuments.Summary.of(summary, now()), ids, o.allDone(),
+                    o.allSucceeded(), o.timedOut(), o.interrupted()));
         } else {
             out().line("sweep " + sweep + ": " + summary.runs() + " run(s), " + SweepViews.states(summary.states()));
             if (o.timedOut()) {

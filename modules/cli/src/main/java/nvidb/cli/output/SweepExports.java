@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import nvidb.core.api.Json;
 import nvidb.core.api.Sweeps;
+import nvidb.core.view.SweepDocuments;
 
 /** {@code sweep export}: CSV with one column per parameter and metric, or the rows of {@code sweep show --json} a line each. */
 public final class SweepExports {
@@ -43,7 +44,7 @@ public final class SweepExports {
     public static String jsonLines(Sweeps.Detail d, Instant now) {
         StringBuilder b = new StringBuilder();
         for (Sweeps.Row r : d.rows()) {
-            b.append(Json.write(SweepViews.row(r, d.best(), now))).append('\n');
+            b.append(Json.write(SweepDocuments.Row.of(r, d.best(), now))).append('\n');
         }
         return b.toString();
     }

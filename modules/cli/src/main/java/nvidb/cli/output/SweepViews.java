@@ -1,92 +1,22 @@
 package nvidb.cli.output;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import nvidb.core.api.Json;
 import nvidb.core.api.Sweeps;
 import nvidb.core.api.Times;
+import nvidb.core.view.SweepDocuments;
 
-/** Sweeps as {@code --json} prints them, as tables, and as CSV and JSON Lines for {@code sweep export}. */
+/** Sweeps as tables, and {@code sweep show --json}'s document. */
 public final class SweepViews {
     private SweepViews() {
     }
 
-    public static ObjectNode sweep(Sweeps.Sweep s) {
-        ObjectNode o = Output.object();
-        o.put("id", s.id());
-        o.put("name", s.name());
-        o.put("command", s.command());
-        ArrayNode params = o.putArray("params");
-        s.params().forEach(params::add);
-        o.set("spec", Views.parsed(Json.write(s.spec())));
-        o.put("max_parallel", s.maxParallel());
-        o.put("submitter", s.submitter());
-        o.put("idempotency_key", s.idempotencyKey());
-        o.put("created_at", Times.iso(s.createdAt()));
-        return o;
-    }
-
-    public static ObjectNode summary(Sweeps.Summary s, Instant now) {
-        ObjectNode o = sweep(s.sweep());
-        o.put("runs", s.runs());
-        ObjectNode states = o.putObject("states");
-        s.states().forEach(states::put);
-        o.put("age_s", s.sweep().createdAt() == null ? null
-                : Math.max(0, java.time.Duration.between(s.sweep().createdAt(), now).toSeconds()));
-        return o;
-    }
-
-    /** One expanded run, as a submit or a dry run prints it. */
-    public static ObjectNode run(Sweeps.Run r) {
-        ObjectNode o = Output.object();
-        o.put("index", r.index());
-        o.put("job_id", r.jobId());
-        o.put("name", r.name());
-        o.set("params", params(r.params()));
-        o.put("command", r.command());
-        return o;
-    }
-
-    private static ObjectNode params(Map<String, String> params) {
-        ObjectNode p = Output.object();
-        params.forEach(p::put);
-        return p;
-    }
-
-    /** One row of {@code sweep show}: index, job, parameters, state, exit code, duration, status line, metrics. */
-    public static ObjectNode row(Sweeps.Row r, Integer best, Instant now) {
-        ObjectNode o = Output.object();
-        Sweeps.RunStatus j = r.status();
-        o.put("index", r.run().index());
-        o.put("job_id", r.run().jobId());
-        o.put("name", r.run().name());
-        o.set("params", params(r.run().params()));
-        o.put("state", j.state());
-        o.put("exit_code", j.exitCode());
-        Double elapsed = j.elapsedSeconds(now);
-        o.put("elapsed_s", elapsed == null ? null : Math.round(elapsed * 10) / 10.0);
-        o.put("progress", j.progress());
-        ObjectNode m = o.putObject("metrics");
-        r.metrics().forEach(m::put);
-        o.set("result", Views.parsed(j.resultJson()));
-        o.put("best", best != null && best == r.run().index());
-        return o;
-    }
-
-    /** {@code sweep show --json}: the summary's keys, then the rows, each printed as it is made. */
-    public static void detail(StreamedDocument doc, Sweeps.Detail d, int limit, Instant now) {
-        summary(d.summary(), now).properties().forEach(e -> doc.field(e.getKey(), e.getValue()));
-        ArrayNode cols = Output.array();
-        d.columns().forEach(cols::add);
-        doc.field("metric_columns", cols);
-        doc.field("metric", d.metric());
-        doc.field("best_index", d.best() == null ? null : com.fasterxml.jackson.databind.node.IntNode.valueOf(d.best()));
-        doc.array("rows", each -> limited(d.rows(), limit).forEach(r -> each.accept(row(r, d.best(), now))));
-        doc.end();
+    /** {@code sweep show --json}: the summary's keys, the metric columns, the best run, then at most {@code limit} rows. */
+    public static SweepDocuments.Shown detail(Sweeps.Detail d, int limit, Instant now) {
+        return new SweepDocuments.Shown(SweepDocuments.Summary.of(d.summary(), now), d.columns(), d.metric(), d.best(),
+                limited(d.rows(), limit).stream().map(r -> SweepDocuments.Row.of(r, d.best(), now)).toList());
     }
 
     private static <T> List<T> limited(List<T> rows, int limit) {

@@ -82,8 +82,10 @@ public final class Scheduler {
     /**
      * Runs one pass. A non-forced pass is skipped when the last one finished less than
      * {@code tick_min_interval} ago; any pass is skipped when another client holds the lease.
+     *
+     * @param alerts how long the pass may then spend handing alerts to the sinks
      */
-    public TickSummary tick(boolean force) {
+    public TickSummary tick(boolean force, AlertDeliveryPass.Allowance alerts) {
         Instant now = Instant.now();
         if (!force && recentlyTicked(now)) {
             return TickSummary.skipped("rate_limited", null);
@@ -110,7 +112,7 @@ public final class Scheduler {
         // Outside the scheduler lease: a slow sink must not hold up another client's pass or a
         // user's operation. Delivery takes a lease of its own.
         try {
-            delivery.run(summary);
+            delivery.run(summary, alerts);
         } catch (NvidbException e) {
             if (e.code() == ErrorCode.INTERRUPTED) {
                 throw e;
@@ -124,7 +126,10 @@ public final class Scheduler {
     private boolean recentlyTicked(Instant now) {
         Instant last = store.db.read(() -> store.meta.get(LAST_TICK).map(Times::parse).orElse(null));
         double min = config.settings().tickMinInterval();
-        return last != null && Duration.between(last, now).toMillis() < min * 1000;
+        long since = last == null ? Long.MAX_VALUE : Duration.between(last, now).toMillis();
+        // A last pass in the future means the clock went back since: waiting for the clock to
+        // catch up would leave every read without its pass for as long as it went back.
+        return since >= 0 && since < min * 1000;
     }
 
     /** Returns each node reached, with its {@code $HOME} (where relative job and spool roots live). */

@@ -1,5 +1,7 @@
 package nvidb.core.store;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -123,7 +125,7 @@ public final class SweepRepository {
                 Rows.bind(ps, sweepId);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        out.add(new Sweeps.Run(rs.getInt("run_index"), Json.stringMap(rs.getString("params")), null,
+                        out.add(new Sweeps.Run(rs.getInt("run_index"), stored(rs.getString("params"), PARAMS, Map.of()), null,
                                 null, rs.getLong("job_id")));
                     }
                 }
@@ -147,7 +149,7 @@ public final class SweepRepository {
                             state = "held";
                         }
                         String result = rs.getString("result");
-                        Sweeps.Run run = new Sweeps.Run(rs.getInt("run_index"), Json.stringMap(rs.getString("params")),
+                        Sweeps.Run run = new Sweeps.Run(rs.getInt("run_index"), stored(rs.getString("params"), PARAMS, Map.of()),
                                 rs.getString("name"), null, rs.getLong("job_id"));
                         out.add(new Sweeps.Row(run, new Sweeps.RunStatus(state, Rows.intOrNull(rs, "exit_code"),
                                 Rows.instant(rs, "started_at"), Rows.instant(rs, "finished_at"), rs.getString("progress"),
@@ -195,7 +197,7 @@ public final class SweepRepository {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     out.add(new Sweeps.Sweep(rs.getLong("id"), rs.getString("name"), rs.getString("command"),
-                            Json.strings(rs.getString("params")), spec(rs.getString("spec")),
+                            stored(rs.getString("params"), NAMES, List.of()), stored(rs.getString("spec"), SPEC, Map.of()),
                             Rows.intOrNull(rs, "max_parallel"), rs.getString("submitter"),
                             rs.getString("idempotency_key"), Rows.instant(rs, "created_at")));
                 }
@@ -204,15 +206,25 @@ public final class SweepRepository {
         return out;
     }
 
-    private static Map<String, Object> spec(String text) {
+    private static final TypeReference<LinkedHashMap<String, String>> PARAMS = new TypeReference<>() {
+    };
+    private static final TypeReference<List<String>> NAMES = new TypeReference<>() {
+    };
+    private static final TypeReference<LinkedHashMap<String, Object>> SPEC = new TypeReference<>() {
+    };
+
+    /**
+     * A JSON column of this table read back through the one mapper; only this repository writes
+     * them, so text that does not read (a hand-edited database) shows as empty rather than failing the listing.
+     */
+    private static <T> T stored(String text, TypeReference<? extends T> type, T empty) {
         if (text == null) {
-            return Map.of();
+            return empty;
         }
         try {
-            return Json.read(text, new com.fasterxml.jackson.core.type.TypeReference<LinkedHashMap<String, Object>>() {
-            });
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            return Map.of();
+            return Json.read(text, type);
+        } catch (JsonProcessingException e) {
+            return empty;
         }
     }
 
