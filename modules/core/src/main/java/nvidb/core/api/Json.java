@@ -47,6 +47,7 @@ public final class Json {
     private Json() {
     }
 
+
     /** Compact JSON of {@code value}. */
     public static String write(Object value) {
         try {
@@ -93,7 +94,7 @@ public final class Json {
         return MAPPER.readValue(text, type);
     }
 
-    /** A token stream over {@code text}, for reading it without building a tree. */
+    /** A parser over {@code text}, token by token (to find text that goes on after a first value). */
     public static JsonParser parser(String text) throws IOException {
         return MAPPER.createParser(text);
     }

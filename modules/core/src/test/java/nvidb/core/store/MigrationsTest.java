@@ -99,26 +99,6 @@ class MigrationsTest {
                         assertEquals(3, next);
                     })));
 
-    static {
-        // Schema 4 keeps a job's env, GPUs, tags and dependencies as rows of child tables: the same
-        // jobs as version 1's seed, written the way schema 4 holds them, and the same check.
-        List<String> v1 = SEEDS.get(1).inserts();
-        List<String> v4 = new java.util.ArrayList<>(v1.subList(0, 2));
-        v4.addAll(List.of(
-                "INSERT INTO jobs (name, command, state, priority, gpus, vram_mb, created_at, updated_at, node,"
-                        + " started_at, finished_at, exit_code, result) VALUES ('prep', 'python prep.py', 'completed',"
-                        + " 2, 1, 20480, '2026-01-02T03:00:00+00:00', '2026-01-02T03:10:00+00:00', 'gpu-box-1',"
-                        + " '2026-01-02T03:01:00+00:00', '2026-01-02T03:10:00+00:00', 0, '{\"acc\":0.9}')",
-                "INSERT INTO jobs (name, command, state, created_at, updated_at) VALUES ('train', 'python train.py',"
-                        + " 'pending', '2026-01-02T03:05:00+00:00', '2026-01-02T03:05:00+00:00')",
-                "INSERT INTO job_env (job_id, position, name, value) VALUES (1, 0, 'FOO', 'bar')",
-                "INSERT INTO job_gpus (job_id, position, gpu_index) VALUES (1, 0, 0)",
-                "INSERT INTO job_tags (job_id, position, tag) VALUES (1, 0, 'exp')",
-                "INSERT INTO job_dependencies (job_id, kind, position, prerequisite) VALUES (2, 'all', 0, 1)"));
-        v4.addAll(v1.subList(4, v1.size()));
-        SEEDS.put(4, new Seed(v4, SEEDS.get(1).check()));
-    }
-
     static IntStream earlierVersions() throws Exception {
         return IntStream.range(0, Migrations.latest());
     }
@@ -145,6 +125,12 @@ class MigrationsTest {
         }
     }
 
+    /**
+     * The newest schema the seeds' inserts fit: they name the JSON columns schema 4 moved into
+     * tables, so a database at 4 or later got its rows at 3 and was upgraded from there.
+     */
+    private static final int SEEDS_WRITTEN_UP_TO = 3;
+
     /** What an older nvidb would have left: migrations 1..k applied in rollback-journal mode. */
     private static void buildAtVersion(Path file, int k, List<String> inserts) throws Exception {
         if (k == 0) {
@@ -164,9 +150,11 @@ class MigrationsTest {
                         ps.setInt(1, v);
                         ps.executeUpdate();
                     }
-                }
-                for (String insert : inserts) {
-                    s.execute(insert);
+                    if (v == Math.min(k, SEEDS_WRITTEN_UP_TO)) {
+                        for (String insert : inserts) {
+                            s.execute(insert);
+                        }
+                    }
                 }
             }
             c.commit();

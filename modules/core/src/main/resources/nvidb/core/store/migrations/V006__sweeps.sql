@@ -1,4 +1,4 @@
--- Schema 5: parameter sweeps (issue 23). One submit makes a sweep and its runs in one
+-- Schema 6: parameter sweeps (issue 23). One submit makes a sweep and its runs in one
 -- transaction; each run is an ordinary job, linked here, so that the jobs table keeps no sweep
 -- column and every job command works on a run as on any job.
 CREATE TABLE sweeps (
