@@ -37,6 +37,10 @@ public final class AotTraining {
             List.of("queue", "status", "--json"),
             List.of("queue", "status"),
             List.of("queue", "tick"),
+            List.of("job", "sweep", "--json", "--gpus", "0", "--no-tick", "--name", "aot-s", "--grid", "i=1,2", "--",
+                    "echo", "{i}"),
+            List.of("sweep", "show", "1", "--json", "--no-tick", "--metric", "loss"),
+            List.of("sweep", "show", "1", "--no-tick"),
             // What a Tab runs in bash, zsh and fish: it should answer within a keystroke.
             List.of("completion", "--candidates", "jobs"),
             List.of("completion", "--candidates", "nodes"),

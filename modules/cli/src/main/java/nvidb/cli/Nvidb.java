@@ -14,6 +14,7 @@ import nvidb.cli.commands.JobCommand;
 import nvidb.cli.commands.ManPagesCommand;
 import nvidb.cli.commands.PluginsCommand;
 import nvidb.cli.commands.QueueCommand;
+import nvidb.cli.commands.SweepCommand;
 import nvidb.cli.context.CliContext;
 import nvidb.cli.context.ContextHolder;
 import nvidb.cli.context.Interrupted;
@@ -28,7 +29,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 import picocli.CommandLine;
 
-/** The root command: {@code nvidb queue …}, {@code nvidb job …}, {@code nvidb plugins}. */
+/** The root command: {@code nvidb queue …}, {@code nvidb job …}, {@code nvidb sweep …}, {@code nvidb plugins}. */
 @Command(name = "nvidb", mixinStandardHelpOptions = true, versionProvider = Nvidb.Version.class,
         description = "A GPU job queue for your own machines: jobs wait in one SQLite file until a GPU has room.",
         footerHeading = "%nExit codes:%n", footer = {
@@ -80,7 +81,7 @@ public final class Nvidb implements Runnable, ContextHolder {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(new CommandLine(this), "pick a command: queue, job or plugins");
+        throw new CommandLine.ParameterException(new CommandLine(this), "pick a command: queue, job, sweep or plugins");
     }
 
     /** Runs one command line and returns the exit code; never throws, never exits. */
@@ -173,7 +174,8 @@ public final class Nvidb implements Runnable, ContextHolder {
         String leaf = words.size() > 1 ? words.get(1) : null;
         boolean known = "plugins".equals(group) || (group != null && TOOLS.contains(group))
                 || ("job".equals(group) && JobCommand.SUBCOMMANDS.containsKey(leaf))
-                || ("queue".equals(group) && QueueCommand.SUBCOMMANDS.containsKey(leaf));
+                || ("queue".equals(group) && QueueCommand.SUBCOMMANDS.containsKey(leaf))
+                || ("sweep".equals(group) && SweepCommand.SUBCOMMANDS.containsKey(leaf));
         // "nvidb --version" (or -V) alone prints the version and nothing of the subcommands.
         boolean versionOnly = args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"));
         if (!versionOnly && (!known || "queue".equals(group))) {
@@ -181,6 +183,9 @@ public final class Nvidb implements Runnable, ContextHolder {
         }
         if (!versionOnly && (!known || "job".equals(group))) {
             cli.addSubcommand("job", group(lines, new JobCommand(), JobCommand.SUBCOMMANDS, known ? leaf : null));
+        }
+        if (!versionOnly && (!known || "sweep".equals(group))) {
+            cli.addSubcommand("sweep", group(lines, new SweepCommand(), SweepCommand.SUBCOMMANDS, known ? leaf : null));
         }
         if (!versionOnly && (!known || "plugins".equals(group))) {
             cli.addSubcommand("plugins", lines.of(new PluginsCommand()));

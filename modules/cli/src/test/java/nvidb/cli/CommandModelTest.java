@@ -66,10 +66,11 @@ class CommandModelTest {
                 .getDeclaredConstructor().newInstance();
         List<String> fields = List.of(access.fields());
         assertTrue(fields.size() > 100, "found only " + fields);
-        int gpus = fields.indexOf("nvidb.cli.commands.JobSubmit#gpus");
-        int name = fields.indexOf("nvidb.cli.commands.JobSubmit#name");
+        // job submit's and job sweep's options live in their mixin, SubmitOptions.
+        int gpus = fields.indexOf("nvidb.cli.commands.SubmitOptions#gpus");
+        int name = fields.indexOf("nvidb.cli.commands.SubmitOptions#name");
         assertTrue(gpus >= 0 && name >= 0, fields.toString());
-        var constructor = Class.forName("nvidb.cli.commands.JobSubmit").getDeclaredConstructor();
+        var constructor = Class.forName("nvidb.cli.commands.SubmitOptions").getDeclaredConstructor();
         constructor.setAccessible(true);
         Object submit = constructor.newInstance();
         access.set(gpus, submit, 3);

@@ -85,6 +85,11 @@ class QueryPlansTest {
                     List.of("job", "ls", "--no-tick", "--held"),
                     List.of("job", "ls", "--no-tick", "--node", "box"),
                     List.of("job", "ls", "--no-tick", "--tag", "hot"),
+                    List.of("job", "sweep", "--no-tick", "--gpus", "0", "--max-parallel", "2", "--grid", "i=1,2,3", "--",
+                            "echo", "{i}"),
+                    List.of("sweep", "ls", "--no-tick"),
+                    List.of("sweep", "show", "--no-tick", "1", "--metric", "loss"),
+                    List.of("job", "ls", "--no-tick", "--sweep", "1"),
                     List.of("job", "show", "--no-tick", "20"),
                     List.of("queue", "status", "--no-tick"),
                     List.of("queue", "tick"),
@@ -124,6 +129,8 @@ class QueryPlansTest {
             assertTrue(explained.stream().anyMatch(q -> q.contains("job_tags")), explained::toString);
             assertTrue(explained.stream().anyMatch(q -> q.contains("GROUP BY state")), explained::toString);
             assertTrue(explained.stream().anyMatch(q -> q.contains("FROM events WHERE job_id = ?")), explained::toString);
+            assertTrue(explained.stream().anyMatch(q -> q.contains("JOIN sweep_runs r ON r.job_id = j.id")),
+                    "a pass reads the sweeps' limits: " + explained);
             assertFalse(byCommand.get("queue tick").isEmpty());
         }
     }

@@ -9,6 +9,7 @@ public final class JobCommand implements Runnable {
     /** The subcommands, by name; the command line registers only the one it runs (start-up time). */
     public static final java.util.Map<String, java.util.function.Supplier<Object>> SUBCOMMANDS = new Subcommands()
             .add("submit", JobSubmit::new)
+            .add("sweep", JobSweep::new)
             .add("ls", JobList::new)
             .add("show", JobShow::new)
             .add("logs", JobLogs::new)
@@ -29,6 +30,6 @@ public final class JobCommand implements Runnable {
     @Override
     public void run() {
         throw new CommandLine.ParameterException(spec.commandLine(),
-                "pick a job subcommand (submit, ls, show, note, priority, edit, release, cancel, requeue, purge, result)");
+                "pick a job subcommand (submit, sweep, ls, show, note, priority, edit, release, cancel, requeue, purge, result)");
     }
 }

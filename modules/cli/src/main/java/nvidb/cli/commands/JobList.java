@@ -30,6 +30,9 @@ public final class JobList extends BaseCommand {
     @Option(names = "--tag", description = "Jobs carrying this tag.")
     String tag;
 
+    @Option(names = "--sweep", paramLabel = "ID", description = "The runs of this sweep.")
+    String sweep;
+
     @Option(names = {"-n", "--limit"}, paramLabel = "N", description = "At most the newest N jobs (default 100; 0 for all).")
     int limit = 100;
 
@@ -50,7 +53,7 @@ public final class JobList extends BaseCommand {
         }
         Queue service = service();
         service.tick(tick.read());
-        JobQuery query = new JobQuery(wanted, held, node, tag, limit);
+        JobQuery query = new JobQuery(wanted, held, node, tag, sweep == null ? null : nvidb.core.api.Ids.parse(sweep), limit);
         if (json()) {
             // Streamed: `-n 0` over a big queue prints every job without holding them all.
             StreamedDocument doc = out().stream();

@@ -28,6 +28,8 @@ import nvidb.core.api.RemoteSettings;
 public final class ForwardClient {
     /** Words that keep a command here: {@code --local}, and help and version, which need no queue. */
     private static final Set<String> STAYS_HERE = Set.of("--local", "-h", "--help", "-V", "--version");
+    /** Options naming a file on this machine: its bytes travel with the command (the host cannot read it). */
+    private static final List<String> FILE_OPTIONS = List.of("--script", "--params-file");
     /** Env that travels with a command (decisions.md §11), besides PWD and NVIDB_SUBMITTER. */
     private static final List<String> CARRIED_ENV = List.of("NO_COLOR", "COLUMNS");
 
@@ -61,7 +63,8 @@ public final class ForwardClient {
 
     /** Whether a command line belongs to the queue, where there is a queue host: job and queue commands. */
     public static boolean wanted(String[] args, List<String> words) {
-        if (words.isEmpty() || !(words.getFirst().equals("job") || words.getFirst().equals("queue"))) {
+        if (words.isEmpty() || !(words.getFirst().equals("job") || words.getFirst().equals("queue")
+                || words.getFirst().equals("sweep"))) {
             return false;
         }
         for (String a : args) {
@@ -220,27 +223,33 @@ public final class ForwardClient {
      */
     private List<ForwardProtocol.FileArgument> scriptFiles() {
         List<ForwardProtocol.FileArgument> files = new ArrayList<>();
-        if (words.size() < 2 || !words.get(0).equals("job") || !words.get(1).equals("submit")) {
+        if (words.size() < 2 || !words.get(0).equals("job")
+                || !(words.get(1).equals("submit") || words.get(1).equals("sweep"))) {
             return files;
         }
         for (int i = 0; i < args.length && !args[i].equals("--"); i++) {
-            if (args[i].equals("--script") && i + 1 < args.length) {
-                files.add(new ForwardProtocol.FileArgument(i + 1, "", read(args[i + 1])));
-                i++;
-            } else if (args[i].startsWith("--script=")) {
-                files.add(new ForwardProtocol.FileArgument(i, "--script=", read(args[i].substring("--script=".length()))));
+            for (String option : FILE_OPTIONS) {
+                if (args[i].equals(option) && i + 1 < args.length) {
+                    files.add(new ForwardProtocol.FileArgument(i + 1, "", read(args[i + 1], option)));
+                    i++;
+                    break;
+                } else if (args[i].startsWith(option + "=")) {
+                    files.add(new ForwardProtocol.FileArgument(i, option + "=", read(args[i].substring(option.length() + 1), option)));
+                    break;
+                }
             }
         }
         return files;
     }
 
-    private static byte[] read(String script) {
+    private static byte[] read(String script, String option) {
+        String what = option.equals("--script") ? "script" : "params file";
         try {
             return Files.readAllBytes(Path.of(script));
         } catch (NoSuchFileException e) {
-            throw NvidbException.usage("script not found: " + script);
+            throw NvidbException.usage(what + " not found: " + script);
         } catch (IOException | RuntimeException e) {
-            throw NvidbException.usage("could not read script " + script + ": " + e.getMessage());
+            throw NvidbException.usage("could not read " + what + " " + script + ": " + e.getMessage());
         }
     }
 

@@ -3,6 +3,7 @@ package nvidb.core.api;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.core.util.Separators;
@@ -86,6 +87,11 @@ public final class Json {
     /** The tree of {@code text}. */
     public static JsonNode readTree(String text) throws JsonProcessingException {
         return MAPPER.readTree(text);
+    }
+
+    /** {@code text} as a value of {@code type}: a stored list or map read back. */
+    public static <T> T read(String text, TypeReference<? extends T> type) throws JsonProcessingException {
+        return MAPPER.readValue(text, type);
     }
 
     /** A parser over {@code text}, token by token (to find text that goes on after a first value). */

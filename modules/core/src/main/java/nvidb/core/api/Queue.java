@@ -67,6 +67,9 @@ public interface Queue extends AutoCloseable {
     /** A lane's runner on its node: its status, switching it on or off, stopping or restarting it. */
     LaneRunners laneRunners();
 
+    /** Parameter sweeps: submitting, listing, showing, cancelling and requeueing them. */
+    Sweeps sweeps();
+
     /** Backing the database up while the queue works, and restoring a backup. */
     Backups backups();
 

@@ -7,10 +7,11 @@ import nvidb.core.api.Job;
 
 /**
  * What the dispatch passes of one tick share, read once after the gate: the pending jobs in
- * dispatch order, the running ones, every job they depend on, and the placement planner whose
- * budgets each start charges.
+ * dispatch order, the running ones, every job they depend on, the placement planner whose
+ * budgets each start charges, and the sweeps' limits on parallel runs, which each start charges too.
  */
-record DispatchRound(List<Job> pending, List<Job> running, Map<Long, Job> deps, PlacementPlanner planner) {
+record DispatchRound(List<Job> pending, List<Job> running, Map<Long, Job> deps, PlacementPlanner planner,
+                     SweepLimits limits) {
     DispatchRound {
         pending = new ArrayList<>(pending);
         pending.sort(PlacementPlanner.ORDER);

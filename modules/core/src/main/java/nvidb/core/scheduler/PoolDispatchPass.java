@@ -35,8 +35,9 @@ final class PoolDispatchPass {
             if (job.lane() != null || job.held()) {
                 continue; // lane jobs went first, in lane order; held jobs wait for a person
             }
-            if (DependencyGate.evaluate(job, round.deps()).verdict() != DependencyGate.Verdict.READY) {
-                continue;
+            if (DependencyGate.evaluate(job, round.deps()).verdict() != DependencyGate.Verdict.READY
+                    || !round.limits().admits(job)) {
+                continue; // waiting for its dependencies, or its sweep has --max-parallel runs under way
             }
             if (job.node() != null) {
                 if (round.planner().reachable(job.node())) {
@@ -50,7 +51,7 @@ final class PoolDispatchPass {
             if (impossible.isPresent()) {
                 reject(lifecycle, job, impossible.get(), summary);
             } else {
-                launchSomewhere(job, round.planner(), summary);
+                launchSomewhere(job, round, summary);
             }
         }
     }
@@ -86,7 +87,8 @@ final class PoolDispatchPass {
         planner.charge(job, c);
     }
 
-    private void launchSomewhere(Job job, PlacementPlanner planner, TickSummary.Builder summary) {
+    private void launchSomewhere(Job job, DispatchRound round, TickSummary.Builder summary) {
+        PlacementPlanner planner = round.planner();
         Set<String> excluded = new HashSet<>();
         List<String> errors = new ArrayList<>();
         while (true) {
@@ -98,6 +100,7 @@ final class PoolDispatchPass {
             if (JobLifecycle.ifStillLegal(() -> lifecycle.place(job.id(), c.node(), c.gpuIds(), Times.now())) == null) {
                 return; // cancelled or started by another client meanwhile: nothing to launch
             }
+            round.limits().charge(job); // placed: under way until it ends or the place is cleared
             int attempt = job.attempt() + 1;
             LaunchResult result;
             try {

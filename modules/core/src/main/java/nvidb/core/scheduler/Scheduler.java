@@ -165,7 +165,7 @@ public final class Scheduler {
                 store.db.read(store.nodes::all), config.servers(),
                 store.db.read(() -> store.gpus.all(config.settings().headroomMb())), running);
         DispatchRound round = new DispatchRound(pending, running, DependencyGatePass.dependencies(store, pending),
-                planner);
+                planner, SweepLimits.read(store, pending, running));
         if (runnerLanes) {
             staging.run(round, homes, summary); // lane jobs a runner takes are never the free pool's
         }

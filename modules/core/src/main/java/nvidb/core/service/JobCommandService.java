@@ -1,8 +1,6 @@
 package nvidb.core.service;
 
-import static nvidb.core.service.ServiceContext.blankToNull;
 import static nvidb.core.service.ServiceContext.csv;
-import static nvidb.core.service.ServiceContext.truncate;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -12,27 +10,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
 import nvidb.core.api.Job;
 import nvidb.core.api.JobCommands;
 import nvidb.core.api.JobState;
 import nvidb.core.api.LaneRecord;
-import nvidb.core.api.NodeRecord;
 import nvidb.core.api.NvidbException;
-import nvidb.core.api.Sizes;
 import nvidb.core.api.SubmitRequest;
 import nvidb.core.api.TickMode;
 import nvidb.core.api.TickSummary;
 import nvidb.core.api.Times;
-import nvidb.core.config.NvidbPaths;
-import nvidb.core.config.QueueConfig;
 import nvidb.core.lifecycle.JobLifecycle;
 import nvidb.core.lifecycle.Moves;
 import nvidb.core.lifecycle.Transition;
 import nvidb.core.scheduler.NodeKills;
-import nvidb.core.store.JobRepository;
 import nvidb.core.store.Store;
-import nvidb.core.util.Submitter;
 import nvidb.spi.transport.TransportException;
 
 /**
@@ -41,53 +32,27 @@ import nvidb.spi.transport.TransportException;
  * not interleave with a scheduler pass runs under the {@link OperationLease}.
  */
 public final class JobCommandService implements JobCommands {
-    private static final Pattern ENV_KEY = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
-    private static final String SUBMIT_DIR = "NVIDB_SUBMIT_DIR";
-
     private final ServiceContext ctx;
     private final Store store;
-    private final QueueConfig config;
     private final JobLifecycle lifecycle;
     private final NodeKills kills;
     private final OperationLease lease;
     private final LaneRunnerService runners;
+    private final Submission submission;
 
     JobCommandService(ServiceContext ctx) {
         this.ctx = ctx;
         this.store = ctx.store();
-        this.config = ctx.config();
         this.lifecycle = ctx.lifecycle();
         this.kills = ctx.kills();
         this.lease = ctx.lease();
         this.runners = new LaneRunnerService(ctx);
+        this.submission = new Submission(ctx);
     }
 
     @Override
     public Submitted submit(SubmitRequest r, TickMode after) {
-        if (r.command() == null || r.command().isBlank()) {
-            throw NvidbException.usage("nothing to run: pass a command after --, or --script FILE");
-        }
-        if (r.gpus() < 0) {
-            throw NvidbException.usage("--gpus cannot be negative (use 0 for CPU-only work)");
-        }
-        if (r.timeoutSeconds() != null && r.timeoutSeconds() <= 0) {
-            throw NvidbException.usage("--timeout must be a positive number of seconds, not " + r.timeoutSeconds());
-        }
-        if (r.retries() < 0) {
-            throw NvidbException.usage("--retries cannot be negative, not " + r.retries());
-        }
-        for (String key : r.env().keySet()) {
-            if (!ENV_KEY.matcher(key).matches()) {
-                throw NvidbException.usage("--env name '" + key + "' is not a valid variable name "
-                        + "(letters, digits and _, not starting with a digit)");
-            }
-        }
-        if (r.idempotencyKey() != null && r.idempotencyKey().isBlank()) {
-            throw NvidbException.usage("--idempotency-key must not be empty");
-        }
-        long vram = r.vram() == null ? config.settings().defaultVramMb() : Sizes.parseMb(r.vram());
-        String submitter = r.submitter() != null && !r.submitter().isBlank() ? r.submitter() : Submitter.of(ctx.env());
-
+        Submission.check(r, true);
         Submitted created = store.db.write(() -> {
             if (r.idempotencyKey() != null) {
                 Optional<Job> existing = store.jobs.findByIdempotencyKey(r.idempotencyKey());
@@ -95,35 +60,8 @@ public final class JobCommandService implements JobCommands {
                     return new Submitted(existing.get(), true, null);
                 }
             }
-            String node = r.node() == null ? null : resolveSubmitNode(r.node());
-            String lane = null;
-            Long laneSeq = null;
-            if (r.lane() != null) {
-                Lanes.Resolved resolved = ctx.lanes().resolveOrCreate(r.lane());
-                if (node != null && !node.equals(resolved.node())) {
-                    throw NvidbException.usage("lane '" + resolved.name() + "' is on '" + resolved.node()
-                            + "', but --node asked for '" + node + "'");
-                }
-                if (r.gpus() != resolved.gpuIds().size()) {
-                    throw NvidbException.usage("the job needs " + r.gpus() + " GPU(s) but lane '" + resolved.name()
-                            + "' has " + resolved.gpuIds().size() + "; pass --gpus " + resolved.gpuIds().size());
-                }
-                lane = resolved.name();
-                node = resolved.node();
-                laneSeq = store.lanes.nextSeq(lane);
-            } else if (r.at() != null) {
-                throw NvidbException.usage("--at places a job within a lane; pass --lane NODE:GPU too");
-            }
-            ctx.requireJobsExist(r.after());
-            ctx.requireJobsExist(r.afterAny());
-            String label = r.name() != null && !r.name().isEmpty() ? r.name() : truncate(r.command(), 80);
-            long id = lifecycle.submit(new JobRepository.NewJob(r.name() == null ? "" : r.name(), r.command(),
-                    workdir(r), env(r), r.priority(), r.gpus(), vram, node, r.after(),
-                    r.afterAny(), r.timeoutSeconds(), submitter, r.tags(), lane, laneSeq, r.retries(), blankToNull(r.note()),
-                    r.idempotencyKey()), label, Times.now()).id();
-            if (lane != null && r.at() != null) {
-                ctx.lanes().move(id, lane, r.at(), Times.now());
-            }
+            Submission.Prepared prepared = submission.prepare(r);
+            long id = submission.insert(prepared, r.name(), r.command(), Map.of(), r.at(), r.idempotencyKey());
             return new Submitted(store.jobs.find(id).orElseThrow(), false, null);
         });
         if (created.duplicate()) {
@@ -131,41 +69,6 @@ public final class JobCommandService implements JobCommands {
         }
         TickSummary tick = ctx.tick(after == TickMode.AUTO ? TickMode.FORCE : after);
         return new Submitted(ctx.job(created.job().id()), false, tick);
-    }
-
-    /** {@code --workdir} with {@code ~} expanded to the submitting user's home. */
-    private String workdir(SubmitRequest r) {
-        return r.workdir() == null ? null : NvidbPaths.expandHome(r.workdir(), ctx.env());
-    }
-
-    /**
-     * The job's {@code --env}, plus {@code NVIDB_SUBMIT_DIR}: the directory the submit was made
-     * from ({@code PWD}, which the command line sets to its real working directory). run.sh runs
-     * a job without {@code --workdir} there when it exists on the node, else in {@code $HOME}:
-     * one rule for a launch and a lane runner alike. An {@code --env NVIDB_SUBMIT_DIR} wins.
-     */
-    private Map<String, String> env(SubmitRequest r) {
-        Map<String, String> env = new LinkedHashMap<>(r.env());
-        String pwd = ctx.env().get("PWD");
-        if (pwd != null && pwd.startsWith("/")) {
-            env.putIfAbsent(SUBMIT_DIR, pwd);
-        }
-        return env;
-    }
-
-    private String resolveSubmitNode(String typed) {
-        String name = ctx.resolveNode(typed);
-        boolean configured = config.servers().stream().anyMatch(s -> s.name().equals(name));
-        if (!configured) {
-            throw NvidbException.usage("node '" + name + "' is no longer configured; add it back to servers: "
-                    + "or pick another node");
-        }
-        NodeRecord node = store.nodes.find(name).orElseThrow();
-        if (node.ignored()) {
-            throw NvidbException.usage("node '" + name + "' is ignored; run `nvidb queue unignore " + name
-                    + "` before submitting to it");
-        }
-        return name;
     }
 
     @Override

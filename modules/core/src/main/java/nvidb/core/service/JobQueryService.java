@@ -35,13 +35,13 @@ public final class JobQueryService implements JobQueries {
     public JobPage jobs(JobQuery q) {
         String node = q.node() == null ? null : ctx.resolveNode(q.node());
         Set<JobState> states = q.states();
-        return new JobPage(store.db.read(() -> store.jobs.search(states, q.held(), node, q.tag(), q.limit())), q.limit());
+        return new JobPage(store.db.read(() -> store.jobs.search(states, q.held(), node, q.tag(), q.sweep(), q.limit())), q.limit());
     }
 
     @Override
     public int eachJob(JobQuery q, boolean oldestFirst, Consumer<? super Job> sink) {
         String node = q.node() == null ? null : ctx.resolveNode(q.node());
-        return store.db.read(() -> store.jobs.each(q.states(), q.held(), node, q.tag(), q.limit(), oldestFirst, sink));
+        return store.db.read(() -> store.jobs.each(q.states(), q.held(), node, q.tag(), q.sweep(), q.limit(), oldestFirst, sink));
     }
 
     @Override

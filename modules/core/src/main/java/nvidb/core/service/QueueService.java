@@ -231,6 +231,11 @@ public final class QueueService implements Queue {
     }
 
     @Override
+    public nvidb.core.api.Sweeps sweeps() {
+        return new SweepService(context);
+    }
+
+    @Override
     public nvidb.core.api.History history() {
         return new HistoryService(context);
     }

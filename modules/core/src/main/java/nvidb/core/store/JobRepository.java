@@ -168,6 +168,13 @@ public final class JobRepository {
         });
     }
 
+    /** The jobs of one sweep's runs (schema 4), id ascending. */
+    public List<Job> inSweep(long sweepId) {
+        return Rows.sql(() -> {
+            return query(SELECT + " WHERE id IN (SELECT job_id FROM sweep_runs WHERE sweep_id = ?) ORDER BY id", sweepId);
+        });
+    }
+
     /** Pending jobs whose dependencies must be checked: they have some, or are held. */
     public List<Job> gateCandidates() {
         return Rows.sql(() -> {
@@ -182,11 +189,13 @@ public final class JobRepository {
      * @param states  empty for every state
      * @param node    placement node, or the pin of a job not yet placed; null for any
      * @param tag     a tag the job carries; null for any
+     * @param sweep   a sweep the job is a run of; null for any
      * @param limit   at most this many; 0 for all
      */
-    public List<Job> search(Collection<JobState> states, boolean heldOnly, String node, String tag, int limit) {
+    public List<Job> search(Collection<JobState> states, boolean heldOnly, String node, String tag, Long sweep,
+                            int limit) {
         List<Job> out = new ArrayList<>();
-        each(states, heldOnly, node, tag, limit, false, out::add);
+        each(states, heldOnly, node, tag, sweep, limit, false, out::add);
         return out;
     }
 
@@ -195,7 +204,7 @@ public final class JobRepository {
      * listing of every job never holds them all. {@code oldestFirst} reverses the order; with a
      * limit, the jobs are still the newest {@code limit}. Returns how many were handed over.
      */
-    public int each(Collection<JobState> states, boolean heldOnly, String node, String tag, int limit,
+    public int each(Collection<JobState> states, boolean heldOnly, String node, String tag, Long sweep, int limit,
                     boolean oldestFirst, Consumer<? super Job> sink) {
         return Rows.sql(() -> {
             StringBuilder sql = new StringBuilder(SELECT + " WHERE 1 = 1");
@@ -217,6 +226,10 @@ public final class JobRepository {
                 // job_tags (schema 4) holds each job's tags, indexed by tag.
                 sql.append(" AND id IN (SELECT job_id FROM job_tags WHERE tag = ?)");
                 args.add(tag);
+            }
+            if (sweep != null) {
+                sql.append(" AND id IN (SELECT job_id FROM sweep_runs WHERE sweep_id = ?)");
+                args.add(sweep);
             }
             // Oldest first with a limit: the newest that many, then turned round.
             sql.append(oldestFirst && limit == 0 ? " ORDER BY id" : " ORDER BY id DESC");

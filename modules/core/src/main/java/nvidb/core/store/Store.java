@@ -13,6 +13,7 @@ public final class Store implements AutoCloseable {
     public final MetaRepository meta;
     private final OrphanRepository orphans;
     public final GpuRepository gpus;
+    public final SweepRepository sweeps;
     public final HistoryRepository history;
 
     private Store(Database db) {
@@ -27,6 +28,7 @@ public final class Store implements AutoCloseable {
         this.meta = new MetaRepository(db);
         this.orphans = new OrphanRepository(db);
         this.gpus = new GpuRepository(db);
+        this.sweeps = new SweepRepository(db);
         this.history = new HistoryRepository(db);
     }
 

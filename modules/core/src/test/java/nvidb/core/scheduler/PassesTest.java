@@ -308,7 +308,7 @@ class PassesTest {
         PlacementPlanner planner = new PlacementPlanner(f.config.settings(), new FirstFitPolicy(),
                 f.store.db.read(f.store.nodes::all), f.config.servers(),
                 f.store.db.read(() -> f.store.gpus.all(0)), List.of());
-        return new DispatchRound(pending, List.of(), Map.of(), planner);
+        return new DispatchRound(pending, List.of(), Map.of(), planner, SweepLimits.none());
     }
 
     /** An idle 80 GiB card. */

@@ -28,14 +28,14 @@ class JobEachTest {
             // With a limit, the newest that many either way.
             assertEquals(List.of(6L, 5L, 4L), each(s, 3, false));
             assertEquals(List.of(4L, 5L, 6L), each(s, 3, true));
-            assertEquals(each(s, 3, false), s.jobs.search(Set.of(JobState.PENDING), false, null, null, 3).stream()
+            assertEquals(each(s, 3, false), s.jobs.search(Set.of(JobState.PENDING), false, null, null, null, 3).stream()
                     .map(Job::id).toList());
         }
     }
 
     private static List<Long> each(Store s, int limit, boolean oldestFirst) {
         List<Long> ids = new ArrayList<>();
-        int n = s.jobs.each(Set.of(JobState.PENDING), false, null, null, limit, oldestFirst, j -> ids.add(j.id()));
+        int n = s.jobs.each(Set.of(JobState.PENDING), false, null, null, null, limit, oldestFirst, j -> ids.add(j.id()));
         assertEquals(ids.size(), n);
         return ids;
     }

@@ -118,7 +118,7 @@ class JobListsTest {
             // Both orders of a listing hand each job its own lists.
             for (boolean oldestFirst : List.of(true, false)) {
                 List<Job> streamed = new ArrayList<>();
-                s.jobs.each(Set.of(), false, null, null, 0, oldestFirst, streamed::add);
+                s.jobs.each(Set.of(), false, null, null, null, 0, oldestFirst, streamed::add);
                 assertEquals(oldestFirst ? List.of(first, second) : List.of(second, first),
                         streamed.stream().map(Job::id).toList());
                 for (Job j : streamed) {
@@ -136,6 +136,6 @@ class JobListsTest {
     }
 
     private static List<Long> ids(Store s, String tag) {
-        return s.jobs.search(Set.of(), false, null, tag, 0).stream().map(Job::id).toList();
+        return s.jobs.search(Set.of(), false, null, tag, null, 0).stream().map(Job::id).toList();
     }
 }

@@ -50,7 +50,12 @@ public final class KeyBindings {
             case SHIFT_DOWN -> shift(-1, now);
             case TAB -> none(() -> m.setPane(m.pane().next()));
             case BACK_TAB -> none(() -> m.setPane(m.pane().next().next()));
-            case ENTER -> none(() -> m.setLower(m.lower() == LowerPane.DETAIL ? LowerPane.NONE : LowerPane.DETAIL));
+            case ENTER -> none(() -> enter(now));
+            case LEFT -> none(() -> {
+                if (m.pane() == Pane.JOBS && m.foldSelected()) {
+                    m.setStatus(Status.info("sweep folded: Enter unfolds it", now));
+                }
+            });
             case ESC -> none(this::escape);
             case CTRL_C -> List.of(new Action.Quit(130));
             case EOF -> List.of(new Action.Quit(0));
@@ -60,6 +65,19 @@ public final class KeyBindings {
             case CHAR -> character(key.ch(), now);
             default -> List.of();
         };
+    }
+
+    /** Enter: a folded sweep unfolds; anything else opens or closes the detail. */
+    private void enter(Instant now) {
+        if (m.pane() == Pane.JOBS) {
+            java.util.Optional<SweepGroups.Group> sweep = m.selectedSweep();
+            if (sweep.isPresent()) {
+                m.unfold(sweep.get().sweepId());
+                m.setStatus(Status.info("sweep " + sweep.get().sweepId() + " unfolded: Left on a run folds it", now));
+                return;
+            }
+        }
+        m.setLower(m.lower() == LowerPane.DETAIL ? LowerPane.NONE : LowerPane.DETAIL);
     }
 
     private List<Action> character(char c, Instant now) {

@@ -29,6 +29,7 @@ public final class TuiModel {
     private boolean help;
     private boolean autoTick = true;
     private Long selectedJob;
+    private final java.util.Set<Long> unfoldedSweeps = new java.util.HashSet<>();
     private int jobIndex;
     private int nodeIndex;
     private int laneIndex;
@@ -96,8 +97,43 @@ public final class TuiModel {
 
     // --- read by the view and the controller ---------------------------------------------------
 
-    /** The job table's rows: filtered, then in dispatch order or by the chosen column. */
+    /** The job table's rows: filtered, then in dispatch order or by the chosen column; a folded sweep as one row. */
     public List<Job> rows() {
+        return sweepGroups().rows();
+    }
+
+    /** The rows with each folded sweep as its first run, and those sweeps. */
+    public SweepGroups sweepGroups() {
+        return SweepGroups.of(allRows(), unfoldedSweeps);
+    }
+
+    /** The folded sweep the selected row stands for, if it stands for one. */
+    public Optional<SweepGroups.Group> selectedSweep() {
+        return selectedJob == null ? Optional.empty() : Optional.ofNullable(sweepGroups().groups().get(selectedJob));
+    }
+
+    /** Unfolds a sweep: its runs become rows of their own. */
+    public void unfold(long sweep) {
+        unfoldedSweeps.add(sweep);
+    }
+
+    /** Folds the sweep of the selected run back into one line, which stays selected; false when it is no run of one. */
+    public boolean foldSelected() {
+        Long sweep = selected().map(SweepGroups::sweepOf).orElse(null);
+        if (sweep == null || !unfoldedSweeps.remove(sweep)) {
+            return false;
+        }
+        List<Job> rows = rows();
+        for (int i = 0; i < rows.size(); i++) {
+            if (sweep.equals(SweepGroups.sweepOf(rows.get(i)))) {
+                select(rows, i);
+                break;
+            }
+        }
+        return true;
+    }
+
+    private List<Job> allRows() {
         List<Job> all = new ArrayList<>(snapshot.active());
         all.addAll(snapshot.finished());
         List<Job> ordered = DispatchOrder.of(all, snapshot.lanes());

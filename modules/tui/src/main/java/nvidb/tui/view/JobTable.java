@@ -11,6 +11,7 @@ import nvidb.core.api.Sizes;
 import nvidb.tui.model.Cycles;
 import nvidb.tui.model.Hits;
 import nvidb.tui.model.SortKey;
+import nvidb.tui.model.SweepGroups;
 
 /**
  * The job table: one row a job, the selected one marked {@code >} and highlighted, held jobs
@@ -73,8 +74,9 @@ final class JobTable {
      * The heading and as many rows as {@code height} allows, scrolled so the selection shows.
      * Fills {@code jobRows} and {@code headings} with screen rows counted from {@code firstRow}.
      */
-    static List<Line> lines(List<Job> rows, Long selected, SortKey sort, boolean reversed, int width, int height,
-                            Instant now, int firstRow, Map<Integer, Long> jobRows, List<Hits.Heading> headings) {
+    static List<Line> lines(List<Job> rows, Map<Long, SweepGroups.Group> sweeps, Long selected, SortKey sort,
+                            boolean reversed, int width, int height, Instant now, int firstRow,
+                            Map<Integer, Long> jobRows, List<Hits.Heading> headings) {
         List<Column> all = columns(now);
         // Fixed columns that fit, from the left; the flexible one takes the rest (at least 12 cells).
         int room = width - 1; // the last cell stays empty (AnsiWriter)
@@ -113,6 +115,14 @@ final class JobTable {
             Job j = rows.get(i);
             boolean sel = selected != null && j.id() == selected;
             Line line = new Line().add(sel ? "> " : "  ").selected(sel);
+            SweepGroups.Group sweep = sweeps.get(j.id());
+            if (sweep != null) {
+                // A folded sweep: one line from the first column on, its runs counted by state.
+                line.add(Text.fit("+ " + sweep.line(), Math.max(1, room - 2)), sweepStyle(sweep));
+                jobRows.put(firstRow + out.size(), j.id());
+                out.add(line);
+                continue;
+            }
             for (Column c : shown) {
                 int w = c.width() == 0 ? flex : c.width();
                 Style style = c.title().equals("STATE") ? stateStyle(j) : Style.NORMAL;
@@ -122,6 +132,14 @@ final class JobTable {
             out.add(line);
         }
         return out;
+    }
+
+    /** A folded sweep looks like its most urgent runs: failed ones, else running ones, else plain. */
+    private static Style sweepStyle(SweepGroups.Group g) {
+        if (g.states().containsKey("failed") || g.states().containsKey("lost") || g.states().containsKey("timeout")) {
+            return Style.ERROR;
+        }
+        return g.states().containsKey("running") ? Style.GOOD : Style.NORMAL;
     }
 
     static Style stateStyle(Job j) {

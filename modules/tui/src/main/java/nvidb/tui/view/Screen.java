@@ -61,8 +61,9 @@ public final class Screen {
                 body.addAll(cards);
                 int first = top.size() + body.size();
                 if (m.pane() == Pane.JOBS) {
-                    body.addAll(JobTable.lines(m.rows(), m.selectedJobId(), m.sort(), m.reversed(), width,
-                            main - body.size(), now, first, jobRows, headings));
+                    nvidb.tui.model.SweepGroups grouped = m.sweepGroups();
+                    body.addAll(JobTable.lines(grouped.rows(), grouped.groups(), m.selectedJobId(), m.sort(), m.reversed(),
+                            width, main - body.size(), now, first, jobRows, headings));
                 } else {
                     String lane = m.selectedLane().map(l -> l.lane().name()).orElse(null);
                     body.addAll(LaneTable.lines(s.lanes(), lane, width, main - body.size(), first, laneRows));

@@ -1,0 +1,31 @@
+package nvidb.cli.commands;
+
+import nvidb.core.api.NvidbException;
+import nvidb.core.api.Queue;
+import nvidb.core.api.Sweeps;
+import picocli.CommandLine.Option;
+
+/** {@code --metric NAME [--min|--max] [--sort]} of {@code sweep show} and {@code sweep export}. */
+public final class MetricOptions {
+    @Option(names = "--metric", paramLabel = "NAME", description = "A numeric result field (a.b for nested ones): the best run first.")
+    String metric;
+
+    @Option(names = "--min", description = "The smallest --metric is best (the default).")
+    boolean min;
+
+    @Option(names = "--max", description = "The largest --metric is best.")
+    boolean max;
+
+    @Option(names = "--sort", description = "Every run in order of --metric, best first (else only the best moves first).")
+    boolean sort;
+
+    Sweeps.Detail show(Queue service, long id) {
+        if (min && max) {
+            throw NvidbException.usage("--min and --max exclude each other: pick the direction in which --metric is better");
+        }
+        if ((min || max || sort) && (metric == null || metric.isBlank())) {
+            throw NvidbException.usage("--min, --max and --sort order by a metric: pass --metric NAME (a result field)");
+        }
+        return service.sweeps().show(id, metric == null || metric.isBlank() ? null : metric.strip(), max, sort);
+    }
+}

@@ -1,0 +1,43 @@
+package nvidb.cli.commands;
+
+import nvidb.cli.output.SweepViews;
+import nvidb.core.api.NvidbException;
+import nvidb.core.api.Queue;
+import nvidb.core.api.Sweeps;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+@Command(name = "show", mixinStandardHelpOptions = true, description = {
+        "One row per run of the sweep, the best first with --metric.",
+        "Each row: index, job, parameters, state, exit code, duration, status line, and every numeric field of its",
+        "result.json (nested ones as a.b). With --metric the best run comes first, marked *; --sort orders them all."})
+public final class SweepShow extends BaseCommand {
+    @Mixin
+    SweepIdArgument id;
+
+    @Mixin
+    MetricOptions metric;
+
+    @Option(names = {"-n", "--limit"}, paramLabel = "N", description = "At most N rows (default all).")
+    int limit;
+
+    @Mixin
+    TickOptions tick;
+
+    @Override
+    protected int execute() {
+        if (limit < 0) {
+            throw NvidbException.usage("--limit cannot be negative (0 shows every run)");
+        }
+        Queue service = service();
+        service.tick(tick.read());
+        Sweeps.Detail d = metric.show(service, id.value());
+        if (json()) {
+            out().document(SweepViews.detail(d, limit, now()));
+        } else {
+            out().line(SweepViews.detailTable(d, limit, now()));
+        }
+        return 0;
+    }
+}
