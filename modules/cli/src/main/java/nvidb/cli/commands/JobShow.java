@@ -30,6 +30,15 @@ public final class JobShow extends BaseCommand {
         JobQueries.JobDetail detail = service.jobQueries().show(jobId);
         if (json()) {
             ObjectNode o = Views.job(detail.job(), now());
+            if (detail.batch() != null) {
+                // Only for a job a batch node (Slurm) holds or held: why it waits there, and its id there.
+                o.put("reason", detail.job().state().label().equals("pending") ? detail.batch().reason() : null);
+                ObjectNode b = o.putObject("batch");
+                b.put("node", detail.batch().node());
+                b.put("id", detail.batch().id());
+                b.put("state", detail.batch().state());
+                b.put("reason", detail.batch().reason());
+            }
             ArrayNode events = o.putArray("events");
             for (Event e : detail.events()) {
                 events.add(Views.event(e));
@@ -40,6 +49,10 @@ public final class JobShow extends BaseCommand {
             out().document(o);
         } else {
             out().line(HumanViews.jobDetail(detail.job(), detail.events(), now()));
+            if (detail.batch() != null) {
+                out().line("batch       " + detail.batch().node() + " job " + detail.batch().id() + " "
+                        + detail.batch().state() + (detail.batch().reason() == null ? "" : " (" + detail.batch().reason() + ")"));
+            }
             if (logs != null) {
                 String tail = logTail(service, jobId);
                 if (!tail.isEmpty()) {

@@ -82,6 +82,9 @@ public final class JobSubmit extends BaseCommand {
             description = "A second submit with the same key returns the first job instead of creating another.")
     String idempotencyKey;
 
+    @Option(names = "--no-burst", description = "Keep the job on the workstations: never overflow it to a Slurm node (burst: true).")
+    boolean noBurst;
+
     @Option(names = "--wait", description = "Block until the job ends (exit 0 completed, 1 ended badly, 2 --wait-timeout ran out).")
     boolean waitForIt;
 
@@ -98,7 +101,7 @@ public final class JobSubmit extends BaseCommand {
     protected int execute() {
         SubmitRequest request = new SubmitRequest(name, commandText(), workdir, env(), priority, gpus, vram, node,
                 lane, at, Ids.parseLists(after), Ids.parseLists(afterAny), timeout, retries, tags, submitter, note,
-                idempotencyKey);
+                idempotencyKey, noBurst);
         JobCommands.Submitted s = service().jobCommands().submit(request, tick.after());
         Job job = s.job();
         Waiting.Outcome waited = null;

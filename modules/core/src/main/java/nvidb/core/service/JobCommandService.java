@@ -124,6 +124,9 @@ public final class JobCommandService implements JobCommands {
             if (lane != null && r.at() != null) {
                 ctx.lanes().move(id, lane, r.at(), Times.now());
             }
+            if (r.noBurst()) {
+                store.batch.noBurst(id, Times.now());
+            }
             return new Submitted(store.jobs.find(id).orElseThrow(), false, null);
         });
         if (created.duplicate()) {
@@ -249,6 +252,13 @@ public final class JobCommandService implements JobCommands {
                 kills.terminate(job.node(), job.runDir(), job.remotePid(), job.remotePgid());
             } catch (TransportException e) {
                 orphanReason = "cancelled while unreachable";
+            }
+        } else if (job.state() == JobState.PENDING && job.lane() == null && job.node() != null && job.runDir() != null) {
+            // A pool job that waits with a run directory is held by a batch node (Slurm): scancel, or owe it.
+            try {
+                kills.terminate(job.node(), job.runDir(), 0, null);
+            } catch (TransportException e) {
+                lifecycle.owesKill(id, job.node(), job.runDir(), 0, null, "cancelled while unreachable", Times.now());
             }
         }
         String reason = orphanReason;

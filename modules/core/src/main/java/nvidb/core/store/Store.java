@@ -13,6 +13,7 @@ public final class Store implements AutoCloseable {
     public final MetaRepository meta;
     private final OrphanRepository orphans;
     public final GpuRepository gpus;
+    public final BatchRepository batch;
 
     private Store(Database db) {
         this.db = db;
@@ -26,6 +27,7 @@ public final class Store implements AutoCloseable {
         this.meta = new MetaRepository(db);
         this.orphans = new OrphanRepository(db);
         this.gpus = new GpuRepository(db);
+        this.batch = new BatchRepository(db);
     }
 
     public static Store open(java.nio.file.Path path) {
