@@ -121,7 +121,8 @@ class SlurmNodesTest {
 
         // The partition's two GPUs are taken: the next job waits in Slurm, and says why.
         long second = submit("--node", "cluster", "--gpus", "1", "--", "echo second; exit 3");
-        LocalJobsTest.waitUntil(() -> show(second).path("reason").asText().equals("slurm: Resources"), 20);
+        LocalJobsTest.waitUntil(() -> show(second).path("reason").asText().equals("slurm: Resources"), 20,
+                () -> show(second).toString());
         assertEquals("pending", show(second).path("state").asText());
         waitState(first, "running", 20);
         JsonNode nodes = cli.json("queue", "nodes");
@@ -189,8 +190,9 @@ class SlurmNodesTest {
         long capped = submit("--gpus", "1", "--vram", "20G", "--", "true");
         long kept = submit("--gpus", "1", "--vram", "20G", "--no-burst", "--", "true");
         assertTrue(show(over).path("node").isNull(), "not before burst_after: " + show(over));
-        long tooBig = submit("--gpus", "1", "--vram", "100G", "--", "true");
-        assertEquals("failed", show(tooBig).path("state").asText(), "fits neither box nor cluster's 80G");
+        Cli.Result tooBig = cli.run("job", "submit", "--json", "--gpus", "1", "--vram", "100G", "--", "true");
+        assertEquals(1, tooBig.exit(), tooBig.toString());
+        assertEquals("failed", tooBig.json().path("job").path("state").asText(), "fits neither box nor cluster's 80G");
 
         Thread.sleep(3500);
         cli.json("queue", "tick");

@@ -122,6 +122,8 @@ public final class SlurmFixture implements AutoCloseable {
                     "MinJobAge=600",
                     "KillWait=3",
                     "MessageTimeout=5",
+                    // Schedule every 2 s (the default main pass is a minute apart): tests wait on it.
+                    "SchedulerParameters=sched_interval=2,bf_interval=2",
                     "JobAcctGatherType=jobacct_gather/none",
                     "AccountingStorageType=accounting_storage/none",
                     "MpiDefault=none",
