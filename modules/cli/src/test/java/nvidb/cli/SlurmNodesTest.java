@@ -104,11 +104,17 @@ class SlurmNodesTest {
         return sid;
     }
 
+    /** sh that waits until {@code marker} exists: a job that runs exactly as long as the test needs. */
+    private static String until(Path marker) {
+        return "while [ ! -e " + marker + " ]; do sleep 0.2; done";
+    }
+
     @Test
     void pinnedJobsRunInSlurmWaitWithItsReasonAndReportBack() throws Exception {
         config("", cluster(""));
+        Path go = tmp.resolve("go");
         String script = "echo 'step 1/1' > \"$NVIDB_STATUS_FILE\"; echo \"{\\\"node\\\": \\\"$NVIDB_NODE\\\"}\" > "
-                + "\"$NVIDB_JOB_DIR/result.json\"; echo \"gpus=$CUDA_VISIBLE_DEVICES node=$NVIDB_NODE\"; sleep 3";
+                + "\"$NVIDB_JOB_DIR/result.json\"; echo \"gpus=$CUDA_VISIBLE_DEVICES node=$NVIDB_NODE\"; " + until(go);
         long t0 = System.nanoTime();
         JsonNode a = cli.json("job", "submit", "--node", "cluster", "--gpus", "2", "--", script).path("job");
         long first = a.path("id").asLong();
@@ -123,13 +129,13 @@ class SlurmNodesTest {
         long second = submit("--node", "cluster", "--gpus", "1", "--", "echo second; exit 3");
         LocalJobsTest.waitUntil(() -> show(second).path("reason").asText().equals("slurm: Resources"), 20,
                 () -> show(second).toString());
-        assertEquals("pending", show(second).path("state").asText());
         waitState(first, "running", 20);
         JsonNode nodes = cli.json("queue", "nodes");
         JsonNode node = nodes.path("nodes").path(0);
         assertEquals("up", node.path("state").asText(), nodes.toString());
         assertEquals(2, node.path("gpus").size(), node.toString());
 
+        Files.writeString(go, "");
         JsonNode done = waitEnd(first, 60);
         assertEquals("completed", done.path("state").asText(), done.toString());
         assertEquals(0, done.path("exit_code").asInt());
@@ -182,29 +188,38 @@ class SlurmNodesTest {
                 .gpu(0, "NVIDIA GeForce RTX 4090", 24564);
         String box = "  - nickname: box\n    transport: local\n    nvidia_smi: " + gpu.command() + "\n    job_root: "
                 + tmp.resolve("box-jobs") + "\n";
-        config("  burst_after: 3\n  max_jobs_per_gpu: 1\n", box + cluster("    burst: true\n    max_jobs: 1\n"));
+        config("  burst_after: 4\n  max_jobs_per_gpu: 1\n", box + cluster("    burst: true\n    max_jobs: 1\n"));
         long home = submit("--gpus", "1", "--vram", "20G", "--", "sleep 30");
         assertEquals("box", show(home).path("node").asText());
         waitState(home, "running", 20);
-        long over = submit("--gpus", "1", "--vram", "20G", "--", "echo burst on $NVIDB_NODE");
+        Path go = tmp.resolve("go");
+        long over = submit("--gpus", "1", "--vram", "20G", "--", "echo burst on $NVIDB_NODE; " + until(go));
+        assertTrue(show(over).path("node").isNull(), "not before burst_after: " + show(over));
         long capped = submit("--gpus", "1", "--vram", "20G", "--", "true");
         long kept = submit("--gpus", "1", "--vram", "20G", "--no-burst", "--", "true");
-        assertTrue(show(over).path("node").isNull(), "not before burst_after: " + show(over));
         Cli.Result tooBig = cli.run("job", "submit", "--json", "--gpus", "1", "--vram", "100G", "--", "true");
         assertEquals(1, tooBig.exit(), tooBig.toString());
         assertEquals("failed", tooBig.json().path("job").path("state").asText(), "fits neither box nor cluster's 80G");
 
-        Thread.sleep(3500);
-        cli.json("queue", "tick");
-        assertEquals("cluster", show(over).path("node").asText(), show(over).toString());
+        LocalJobsTest.waitUntil(() -> show(over).path("node").asText().equals("cluster"), 30, () -> show(over).toString());
+        JsonNode burst = show(over);
+        java.time.Instant created = java.time.Instant.parse(burst.path("created_at").asText());
+        java.time.Instant handed = null;
+        for (JsonNode e : burst.path("events")) {
+            if (e.path("kind").asText().equals("job_batch_submitted")) {
+                handed = java.time.Instant.parse(e.path("ts").asText());
+            }
+        }
+        assertTrue(handed != null && !handed.isBefore(created.plusSeconds(4)), "burst after burst_after: " + burst);
         assertTrue(show(capped).path("node").isNull(), "max_jobs 1 is reached: " + show(capped));
         assertTrue(show(kept).path("node").isNull(), "--no-burst stays home: " + show(kept));
+        Files.writeString(go, "");
         JsonNode done = waitEnd(over, 60);
         assertEquals("completed", done.path("state").asText(), done.toString());
         assertEquals("burst on cluster\n", cli.json("job", "logs", String.valueOf(over)).path("log").asText());
         // The cluster has room again: the next waiting job goes, the --no-burst one never.
-        cli.json("queue", "tick");
-        assertEquals("cluster", show(capped).path("node").asText(), show(capped).toString());
+        LocalJobsTest.waitUntil(() -> show(capped).path("node").asText().equals("cluster"), 30,
+                () -> show(capped).toString());
         assertTrue(show(kept).path("node").isNull(), show(kept).toString());
         cli.json("job", "cancel", String.valueOf(home), String.valueOf(kept));
 

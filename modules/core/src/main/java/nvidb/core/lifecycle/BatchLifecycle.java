@@ -40,8 +40,8 @@ public final class BatchLifecycle {
         });
     }
 
-    /** What the batch system says of a job it keeps waiting, when that changed. */
-    public void waits(long id, String state, String reason, Instant now) {
+    /** What the batch system said of the job at this pass (its state, and why it waits), when that changed. */
+    public void said(long id, String state, String reason, Instant now) {
         store.db.write(() -> {
             store.batch.polled(id, state, reason, now);
             return null;

@@ -109,20 +109,21 @@ final class BatchSettlePass {
             }
             Job running = started(job, dir, summary);
             settle.ended(running, dir, now, summary);
+            batch.said(job.id(), there == null ? "GONE" : there.state(), null, now);
             return store.db.read(() -> store.jobs.find(job.id())).orElse(running);
         }
         if (phase == BatchPhase.QUEUED) {
             String reason = system + ": " + (there.reason() == null || there.reason().equals("None")
                     ? there.state() : there.reason());
             if (row != null && !reason.equals(row.reason())) {
-                batch.waits(job.id(), there.state(), reason, now);
+                batch.said(job.id(), there.state(), reason, now);
             }
             return job;
         }
         // Running there.
         Job running = started(job, dir, summary);
         if (row != null && !Objects.equals(there.state(), row.state())) {
-            batch.waits(job.id(), there.state(), null, now);
+            batch.said(job.id(), there.state(), null, now);
         }
         heartbeat(running, dir, now);
         return running;
