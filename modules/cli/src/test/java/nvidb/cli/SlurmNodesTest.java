@@ -189,7 +189,7 @@ class SlurmNodesTest {
         String box = "  - nickname: box\n    transport: local\n    nvidia_smi: " + gpu.command() + "\n    job_root: "
                 + tmp.resolve("box-jobs") + "\n";
         config("  burst_after: 4\n  max_jobs_per_gpu: 1\n", box + cluster("    burst: true\n    max_jobs: 1\n"));
-        long home = submit("--gpus", "1", "--vram", "20G", "--", "sleep 30");
+        long home = submit("--gpus", "1", "--vram", "20G", "--", until(tmp.resolve("never"))); // the box stays full
         assertEquals("box", show(home).path("node").asText());
         waitState(home, "running", 20);
         Path go = tmp.resolve("go");

@@ -26,12 +26,17 @@ final class BatchDispatch {
     private final NodeConnections nodes;
     private final BatchLifecycle batch;
     private final Launcher launcher;
+    private final NodeKills kills;
+    private final JobLifecycle lifecycle;
 
-    BatchDispatch(QueueConfig config, NodeConnections nodes, BatchLifecycle batch, Launcher launcher) {
+    BatchDispatch(QueueConfig config, NodeConnections nodes, BatchLifecycle batch, Launcher launcher, NodeKills kills,
+                  JobLifecycle lifecycle) {
         this.config = config;
         this.nodes = nodes;
         this.batch = batch;
         this.launcher = launcher;
+        this.kills = kills;
+        this.lifecycle = lifecycle;
     }
 
     /** Submits the job to {@code node}; true when the batch system took it. */
@@ -58,8 +63,17 @@ final class BatchDispatch {
             return false;
         }
         boolean adopted = r.stdout().contains("NVIDB_ADOPTED=1");
-        return JobLifecycle.ifStillLegal(() -> batch.submitted(job.id(), node, dir, id, scheduler.system(), adopted,
-                Times.now())) != null;
+        if (JobLifecycle.ifStillLegal(() -> batch.submitted(job.id(), node, dir, id, scheduler.system(), adopted,
+                Times.now())) != null) {
+            return true;
+        }
+        // Cancelled (or purged) while its submission was on the wire: Slurm must not keep it.
+        try {
+            kills.terminate(node, dir, 0, null);
+        } catch (TransportException e) {
+            lifecycle.owesKill(job.id(), node, dir, 0, null, "cancelled while it was submitted", Times.now());
+        }
+        return false;
     }
 
     private static String value(String stdout, String key) {

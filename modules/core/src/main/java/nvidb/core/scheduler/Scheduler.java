@@ -75,7 +75,8 @@ public final class Scheduler {
         this.staging = new LaneStagingPass(store, config, nodes, lifecycle, launcher, kills);
         this.lanes = new LaneDispatchPass(store, nodes, launcher);
         BatchLifecycle batch = new BatchLifecycle(store);
-        this.pool = new PoolDispatchPass(store, lifecycle, launcher, new BatchDispatch(config, nodes, batch, launcher));
+        this.pool = new PoolDispatchPass(store, lifecycle, launcher, new BatchDispatch(config, nodes, batch, launcher, kills,
+                lifecycle));
         this.batchSettle = new BatchSettlePass(store, lifecycle, batch, settle);
         this.nodes = nodes;
         this.delivery = delivery;
