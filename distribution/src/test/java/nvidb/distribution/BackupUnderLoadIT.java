@@ -69,7 +69,7 @@ class BackupUnderLoadIT {
                 Client backup = Client.start(nvidb, env, tmp, "backup", null, -1,
                         List.of("queue", "backup", "--json", "--keep", String.valueOf(KEEP)));
                 assertEquals(0, backup.finish(120), backup + "\n" + backup.stdout() + backup.stderr());
-                JsonNode doc = backup.document();
+                JsonNode doc = backup.document().path("backup");
                 Path file = Path.of(doc.path("path").asText());
                 written.add(file);
                 tookMs.add(doc.path("took_ms").asLong());

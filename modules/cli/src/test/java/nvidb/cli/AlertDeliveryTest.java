@@ -1,6 +1,7 @@
 package nvidb.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -181,5 +182,100 @@ class AlertDeliveryTest {
         List<String> log = logLines();
         assertEquals(1, log.size(), log.toString());
         assertEquals(failed.path("id").asLong(), Cli.JSON.readTree(log.getFirst()).path("id").asLong());
+    }
+
+    private long millis(String... args) {
+        long started = System.nanoTime();
+        Cli.Result r = cli.run(args);
+        assertEquals(0, r.exit(), r.toString());
+        return (System.nanoTime() - started) / 1_000_000;
+    }
+
+    /** The middle of three timings of the same command, in ms. */
+    private long typicalMillis(String... args) {
+        List<Long> times = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            times.add(millis(args));
+        }
+        times.sort(null);
+        return times.get(1);
+    }
+
+    /**
+     * A webhook that accepts the connection and never answers (its own timeout 30 s) costs a
+     * command's pass 2 s at most: the call is cut short, recorded as a failed attempt, and the
+     * alert goes out once the endpoint answers.
+     */
+    @Test
+    void aWebhookThatNeverAnswersCostsACommandTwoSecondsAtMostAndGetsTheAlertOnceItAnswers() throws Exception {
+        try (WebhookServer silent = WebhookServer.start().answer(new Response(200, "ok", null, true))) {
+            configure("desktop: false", "webhook:", "  url: " + silent.url("/topic"), "  timeout: 30");
+            long job = failingJob();
+            waitFor(job); // its passes raise the alert and try the webhook, 2 s at most each
+            JsonNode tried = delivery(alert("job_failed"), "webhook");
+            assertEquals("retrying", tried.path("state").asText(), tried.toString());
+            assertEquals("the webhook sink had not finished when this pass's 2 s for alert sinks ran out; it was"
+                    + " interrupted and is tried again later", tried.path("last_error").asText());
+
+            long usual = typicalMillis("job", "ls", "--tick", "--json"); // the webhook waits for its backoff
+            int before = silent.requests().size();
+            backoffRunsOut();
+            long withSink = millis("job", "ls", "--tick", "--json");
+            assertEquals(before + 1, silent.requests().size(), "the pass did try the webhook");
+            assertTrue(withSink <= usual + 2_000 + 1_000, "job ls took " + withSink + " ms; usually " + usual
+                    + " ms, and the sinks get 2 s (1 s more allowed for a loaded machine)");
+            assertEquals(2, delivery(alert("job_failed"), "webhook").path("attempts").asInt());
+
+            silent.answer(Response.of(200, "ok"));
+            backoffRunsOut();
+            JsonNode pass = cli.json("queue", "tick");
+            assertEquals("delivered", pass.path("deliveries").path(0).path("outcome").asText(), pass.toString());
+            JsonNode done = alert("job_failed");
+            assertEquals("delivered", delivery(done, "webhook").path("state").asText(), done.toString());
+            assertTrue(done.path("notified_at").isTextual(), done.toString());
+        }
+    }
+
+    /**
+     * While a daemon is registered only it delivers: a command's pass that raises an alert leaves
+     * it, even while the daemon cannot run (stopped with SIGSTOP here), and the daemon sends it
+     * once it runs again. The command sink writes the pid of the process that called it.
+     */
+    @Test
+    void whileADaemonIsRegisteredOnlyTheDaemonDelivers() throws Exception {
+        Path callers = tmp.resolve("callers");
+        configure("desktop: false", "log: false", "command: \"echo $PPID >> '" + callers + "'\"");
+        try (DaemonProcess daemon = DaemonProcess.start(cli, "--interval", "3600")) {
+            daemon.awaitFirstPass();
+            signal("STOP", daemon.pid());
+            long job;
+            try {
+                job = failingJob();
+                Cli.Result gone = null;
+                for (int i = 0; i < 100; i++) {
+                    gone = cli.run("job", "show", String.valueOf(job), "--tick", "--json");
+                    if (gone.json().path("state").asText().equals("failed")) {
+                        break;
+                    }
+                    Thread.sleep(100);
+                }
+                assertEquals("failed", gone.json().path("state").asText(), "this process's passes ran the job: " + gone);
+                cli.json("queue", "tick");
+                JsonNode waiting = alert("job_failed");
+                assertTrue(waiting.path("notified_at").isNull() && waiting.path("deliveries").isEmpty(), waiting.toString());
+                assertFalse(Files.exists(callers), "no command pass called a sink");
+            } finally {
+                signal("CONT", daemon.pid());
+            }
+            cli.json("job", "note", String.valueOf(job), "wake the daemon"); // any commit wakes it
+            JsonNode pass = daemon.await(d -> d.path("notified").asInt() > 0, java.time.Duration.ofSeconds(60),
+                    "the daemon's pass that delivers the alert");
+            assertEquals(1, pass.path("notified").asInt(), pass.toString());
+            assertEquals(List.of(String.valueOf(daemon.pid())), Files.readAllLines(callers));
+        }
+    }
+
+    private static void signal(String name, long pid) throws Exception {
+        assertEquals(0, new ProcessBuilder("kill", "-" + name, String.valueOf(pid)).start().waitFor());
     }
 }

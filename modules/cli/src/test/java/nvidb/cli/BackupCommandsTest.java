@@ -51,7 +51,9 @@ class BackupCommandsTest {
     void aBackupIsOneCheckedPrivateFileWithEveryJobAndNoLeaseAndIsRecordedInStatus() throws Exception {
         submit("a");
         submit("b");
-        JsonNode b = cli.json("queue", "backup");
+        JsonNode doc = cli.json("queue", "backup");
+        assertTrue(doc.path("ok").asBoolean(), doc.toString());
+        JsonNode b = doc.path("backup");
         Path file = Path.of(b.path("path").asText());
         assertEquals(backups, file.getParent());
         assertTrue(file.getFileName().toString().matches("queue-\\d{8}T\\d{6}\\.\\d{6}Z\\.db"), file.toString());
@@ -59,7 +61,8 @@ class BackupCommandsTest {
         assertEquals(Files.size(file), b.path("bytes").asLong());
         assertEquals(cli.database().toString(), b.path("source").asText());
         assertTrue(b.path("took_ms").asLong() >= 0);
-        assertEquals(0, b.path("removed").size());
+        assertEquals(0, b.path("pruned").size());
+        assertTrue(b.path("verified").asBoolean());
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(backups)));
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
@@ -110,7 +113,7 @@ class BackupCommandsTest {
         assertFalse(Files.exists(tmp.resolve("no")), "nothing was created for an explicit path");
 
         Path fresh = tmp.resolve("fresh.db");
-        assertEquals(fresh.toString(), cli.json("queue", "backup", fresh.toString()).path("path").asText());
+        assertEquals(fresh.toString(), cli.json("queue", "backup", fresh.toString()).path("backup").path("path").asText());
         Cli.Result again = cli.run("queue", "backup", fresh.toString());
         assertEquals(1, again.exit(), "the second backup to the same name is refused: " + again);
     }
@@ -134,9 +137,9 @@ class BackupCommandsTest {
         List<String> written = new ArrayList<>();
         List<String> removed = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-            JsonNode b = cli.json("queue", "backup", "--keep", "2");
+            JsonNode b = cli.json("queue", "backup", "--keep", "2").path("backup");
             written.add(b.path("path").asText());
-            b.path("removed").forEach(p -> removed.add(p.asText()));
+            b.path("pruned").forEach(p -> removed.add(p.asText()));
         }
         assertEquals(List.of(oldest.toString(), written.get(0), written.get(1)), removed);
         Set<Path> left = new TreeSet<>();
@@ -152,19 +155,23 @@ class BackupCommandsTest {
         // queue.backup.keep is the default in the backup directory; a directory named on the command line is
         // rotated only when --keep says so.
         cli.write(".nvidb/queue.yml", "queue:\n  include_local: false\n  backup:\n    keep: 1\n");
-        assertEquals(List.of(written.get(3), written.get(2)), texts(cli.json("queue", "backup").path("removed")));
+        assertEquals(List.of(written.get(3), written.get(2)), texts(cli.json("queue", "backup").path("backup").path("pruned")));
         Path own = Files.createDirectories(tmp.resolve("own"));
         cli.json("queue", "backup", own.toString());
-        assertEquals(0, cli.json("queue", "backup", own.toString()).path("removed").size());
-        assertEquals(2, cli.json("queue", "backup", own.toString(), "--keep", "1").path("removed").size());
+        assertEquals(0, cli.json("queue", "backup", own.toString()).path("backup").path("pruned").size());
+        assertEquals(2, cli.json("queue", "backup", own.toString(), "--keep", "1").path("backup").path("pruned").size());
+        // keep 0 keeps every one, from the command line as from the configuration (as the reference reads it).
+        cli.write(".nvidb/queue.yml", "queue:\n  include_local: false\n  backup:\n    keep: 0\n");
+        assertEquals(0, cli.json("queue", "backup").path("backup").path("pruned").size());
+        assertEquals(0, cli.json("queue", "backup", own.toString(), "--keep", "0").path("backup").path("pruned").size());
     }
 
     @Test
     void badKeepValuesAreUsageErrors() {
-        Cli.Result zero = cli.run("queue", "backup", "--keep", "0");
-        assertEquals(64, zero.exit(), zero.toString());
-        assertEquals("error: --keep must be at least 1 (the newest N generated backups are kept, the new one included),"
-                + " not 0\n", zero.err());
+        Cli.Result negative = cli.run("queue", "backup", "--keep", "-1");
+        assertEquals(64, negative.exit(), negative.toString());
+        assertEquals("error: --keep cannot be negative: N keeps the newest N generated backups, the new one included,"
+                + " and 0 keeps every one; not -1\n", negative.err());
         assertEquals(64, cli.run("queue", "backup", "--keep", "many").exit());
         Cli.Result file = cli.run("queue", "backup", tmp.resolve("one.db").toString(), "--keep", "3");
         assertEquals(64, file.exit(), file.toString());
@@ -177,7 +184,7 @@ class BackupCommandsTest {
     void aRestorePutsTheSnapshotBackKeepsWhatItReplacedAndNeverReusesAnId() throws Exception {
         long a = submit("a");
         submit("b");
-        Path snapshot = Path.of(cli.json("queue", "backup").path("path").asText());
+        Path snapshot = Path.of(cli.json("queue", "backup").path("backup").path("path").asText());
         long c = submit("c");
         cli.json("job", "cancel", String.valueOf(a));
         holdLease("keeper", "elsewhere:7:keeper"); // a lease of a process running now, not of the snapshot
@@ -189,6 +196,7 @@ class BackupCommandsTest {
         Path previous = Path.of(r.path("previous").path("path").asText());
         assertEquals(backups, previous.getParent());
         assertEquals("ok", r.path("previous").path("quick_check").asText());
+        assertTrue(r.path("previous").path("verified").asBoolean(), "the same BackupInfo as queue backup: " + r);
 
         JsonNode jobs = cli.json("job", "ls", "--no-tick", "-n", "0").path("jobs");
         assertEquals(List.of("b", "a"), names(jobs));
@@ -215,7 +223,7 @@ class BackupCommandsTest {
     @Test
     void aRestoreRefusesWhatIsNotASoundQueueAndChangesNothing() throws Exception {
         submit("a");
-        Path good = Path.of(cli.json("queue", "backup").path("path").asText());
+        Path good = Path.of(cli.json("queue", "backup").path("backup").path("path").asText());
         String db = DbSnapshot.of(cli.database());
 
         Path text = tmp.resolve("notes.db");
@@ -257,7 +265,7 @@ class BackupCommandsTest {
     @Test
     void aRestoreRefusesWhileALiveProcessHoldsTheSchedulerLease() throws Exception {
         submit("a");
-        Path good = Path.of(cli.json("queue", "backup").path("path").asText());
+        Path good = Path.of(cli.json("queue", "backup").path("backup").path("path").asText());
         Process holder = new ProcessBuilder("sleep", "60").start();
         try {
             holdLease("scheduler", host() + ":" + holder.pid() + ":daemon");

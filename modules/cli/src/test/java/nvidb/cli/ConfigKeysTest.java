@@ -52,7 +52,7 @@ class ConfigKeysTest {
         assertEquals(true, remote.endsWith("; did you mean port?\n"), remote);
         String far = refusal("servers:\n  - hostname: gpu-box-1\n    shoe_size: 44\n");
         assertEquals(true, far.endsWith("job_root, known_hosts, nickname, nvidia_smi, password, port, probe,"
-                + " proxy_jump, proxyjump, ssh_config, transport, user, username)\n"), "no guess when none is near: " + far);
+                + " proxy_jump, proxyjump, ssh_config, transport, user, username); remove it\n"), "no guess when none is near: " + far);
     }
 
     @Test

@@ -138,6 +138,8 @@ class DaemonTest {
         assertEquals("start", doc.path("woken_by").asText(), doc.toString());
         assertEquals(id, doc.path("tick").path("dispatched").path(0).path("id").asLong(), doc.toString());
         assertTrue(doc.path("duration_ms").asLong() >= 0);
+        assertEquals(0, doc.path("notified").asInt(), doc.toString());
+        assertTrue(doc.path("backup").isNull() && doc.path("backup_error").isNull(), "backups are off: " + doc);
         assertTrue(status().path("daemon").isNull());
 
         Cli.Result human = Cli.finish(cli.start("queue", "daemon", "--once"), 60);
@@ -149,7 +151,7 @@ class DaemonTest {
     void withBackupsOnTheDaemonTakesThemAndARestoreIsRefusedWhileItServes() throws Exception {
         cli.write(".nvidb/queue.yml", "queue:\n  tick_min_interval: 0.5\n  job_root: " + tmp.resolve("jobs")
                 + "\n  backup:\n    enabled: true\n    interval_hours: 24\n    keep: 2\n");
-        Path manual = Path.of(cli.json("queue", "backup").path("path").asText());
+        Path manual = Path.of(cli.json("queue", "backup").path("backup").path("path").asText());
         Files.writeString(cli.nvidbHome().resolve("queue.yml"), Files.readString(cli.nvidbHome().resolve("queue.yml"))
                 .replace("interval_hours: 24", "interval_hours: 0.0001")); // due again within a second
         daemon = DaemonProcess.start(cli);
@@ -171,6 +173,44 @@ class DaemonTest {
         assertEquals(4, restore.exit(), restore.toString());
         assertTrue(restore.json().path("error").asText().contains("a queue daemon serves it (pid " + daemon.pid()),
                 restore.toString());
+    }
+
+    /**
+     * The reference's pass document: {@code notified} counts the alerts the pass delivered, and
+     * {@code interval_hours: 0} (as the reference reads it) backs up after every pass, each backup
+     * in its pass's document as {@code queue backup --json} shows it.
+     */
+    @Test
+    void aPassReportsTheAlertsItDeliveredAndIntervalZeroBacksUpEveryPass() throws Exception {
+        cli.write(".nvidb/queue.yml", "queue:\n  tick_min_interval: 0.5\n  job_root: " + tmp.resolve("jobs")
+                + "\n  notify:\n    desktop: false\n  backup:\n    enabled: true\n    interval_hours: 0\n    keep: 0\n");
+        long id = cli.json("job", "submit", "--gpus", "0", "--no-tick", "--", "exit 3").path("job").path("id").asLong();
+        List<String> backups = new java.util.ArrayList<>();
+        int notified = 0;
+        for (int pass = 0; pass < 10 && notified == 0; pass++) {
+            Cli.Result once = Cli.finish(cli.start("queue", "daemon", "--once", "--json"), 60);
+            assertEquals(0, once.exit(), once.toString());
+            JsonNode doc = once.json();
+            JsonNode b = doc.path("backup");
+            assertTrue(Files.isRegularFile(Path.of(b.path("path").asText())), doc.toString());
+            assertTrue(b.path("verified").asBoolean() && b.path("pruned").isArray() && b.path("bytes").asLong() > 0,
+                    doc.toString());
+            assertTrue(doc.path("backup_error").isNull(), doc.toString());
+            backups.add(b.path("path").asText());
+            notified += doc.path("notified").asInt();
+        }
+        assertEquals(1, notified, "the failure's alert, delivered to the log sink by a pass");
+        assertTrue(backups.size() >= 2 && backups.stream().distinct().count() == backups.size(),
+                "a new backup every pass: " + backups);
+        Cli.Result alerts = cli.run("queue", "alerts", "--no-tick", "--json");
+        assertEquals(1, alerts.exit(), "open until acknowledged: " + alerts);
+        JsonNode alert = alerts.json().path("alerts").path(0);
+        assertEquals(id, alert.path("job_id").asLong(), alert.toString());
+        assertTrue(alert.path("notified_at").isTextual(), alert.toString());
+
+        Cli.Result without = Cli.finish(cli.start("queue", "daemon", "--once", "--json", "--no-backup", "--no-notify"), 60);
+        assertEquals(0, without.exit(), without.toString());
+        assertTrue(without.json().path("backup").isNull(), "--no-backup, as the reference takes it: " + without);
     }
 
     @Test

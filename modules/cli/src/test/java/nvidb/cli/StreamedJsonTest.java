@@ -194,6 +194,8 @@ class StreamedJsonTest {
             o.set("held", Views.jobs(held, now));
             ArrayNode n = o.putArray("nodes");
             nodes.forEach(v -> n.add(Views.node(v, true)));
+            ArrayNode lanes = o.putArray("lanes");
+            service.laneQueries().list(null).forEach(v -> lanes.add(nvidb.cli.output.LaneViews.view(v, now)));
             o.set("jobs", Views.jobs(active, now));
             o.set("recent", Views.jobs(recent, now));
             ArrayNode a = o.putArray("alerts");

@@ -16,6 +16,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -65,6 +66,12 @@ public final class WebhookServer implements AutoCloseable {
             HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
             WebhookServer hook = new WebhookServer(server);
             server.createContext("/", hook::handle);
+            // A thread per request: one held back (hang) must not keep the next from its answer.
+            server.setExecutor(Executors.newCachedThreadPool(r -> {
+                Thread t = new Thread(r, "nvidb-test-webhook");
+                t.setDaemon(true);
+                return t;
+            }));
             server.start();
             return hook;
         } catch (IOException e) {

@@ -4,10 +4,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.OptionalInt;
+import nvidb.cli.output.BackupViews;
 import nvidb.cli.output.Output;
 import nvidb.core.api.Backups;
 import nvidb.core.api.NvidbException;
-import nvidb.core.api.Times;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -17,14 +17,16 @@ import picocli.CommandLine.Parameters;
         "SQLite's online backup (writers are not paused), checked with PRAGMA",
         "quick_check, published under a name that did not exist: an existing file is",
         "never replaced. Without PATH: queue-<UTC time>.db in $NVIDB_HOME/backups (or",
-        "queue.backup.directory), keeping the newest queue.backup.keep generated ones."})
+        "queue.backup.directory), keeping the newest queue.backup.keep generated ones.",
+        "--json: {ok, backup: {path, source, created_at, bytes, verified, pruned, took_ms, quick_check}}."})
 public final class QueueBackup extends BaseCommand {
     @Parameters(index = "0", arity = "0..1", paramLabel = "PATH",
             description = "A new file to write, or a directory for a generated name in it.")
     String path;
 
     @Option(names = "--keep", paramLabel = "N", description = "Keep the newest N generated backups in the directory"
-            + " written to (N ≥ 1; default queue.backup.keep in the backup directory, no rotation in a directory you name).")
+            + " written to, the new one included (0: every one; default queue.backup.keep in the backup directory, no"
+            + " rotation in a directory you name).")
     Integer keep;
 
     @Override
@@ -37,7 +39,7 @@ public final class QueueBackup extends BaseCommand {
         if (json()) {
             ObjectNode o = Output.object();
             o.put("ok", true);
-            put(o, b);
+            o.set("backup", BackupViews.backup(b));
             out().document(o);
         } else {
             out().line("backed up " + b.source() + " to " + b.path() + " (" + b.bytes() + " bytes, quick_check "
@@ -45,17 +47,5 @@ public final class QueueBackup extends BaseCommand {
                     + (b.removed().isEmpty() ? "" : "; removed " + b.removed().size() + " older backup(s)") + ")");
         }
         return 0;
-    }
-
-    /** A backup's keys, shared with {@code queue restore}'s {@code previous}. */
-    static void put(ObjectNode o, Backups.Backup b) {
-        o.put("path", b.path().toString());
-        o.put("source", b.source().toString());
-        o.put("created_at", Times.iso(b.createdAt()));
-        o.put("bytes", b.bytes());
-        o.put("took_ms", b.tookMs());
-        o.put("quick_check", b.quickCheck());
-        var removed = o.putArray("removed");
-        b.removed().forEach(p -> removed.add(p.toString()));
     }
 }

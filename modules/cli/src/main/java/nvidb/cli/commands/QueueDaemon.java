@@ -20,8 +20,11 @@ import picocli.CommandLine.Option;
         "refused (exit 4) naming the first's pid.",
         "Node connections (SSH sessions) stay open between passes. SIGTERM or Ctrl-C: it finishes the pass in",
         "progress, lets go of everything and exits 0. It logs to $NVIDB_HOME/daemon.log (rotated at 1 MiB,",
-        "three old files kept). With --json: JSON Lines, one document a pass {at, woken_by, duration_ms, tick},",
-        "then {summary: true, passes, dispatched, finished} when stopped; with --once, the one pass's document.",
+        "three old files kept). With --json: JSON Lines, one document a pass {at, woken_by, duration_ms, tick,",
+        "notified, backup, backup_error}, then {summary: true, passes, dispatched, finished} when stopped; with",
+        "--once, the one pass's document.",
+        "While it runs, it alone hands alerts to the sinks queue.notify configures (30 s a pass at most).",
+        "With queue.backup.enabled it backs the queue up every queue.backup.interval_hours (0: after every pass).",
         "Keep it running with nvidb queue keeper."})
 public final class QueueDaemon extends BaseCommand {
     @Option(names = "--interval", paramLabel = "SECONDS", defaultValue = "15",
@@ -30,6 +33,13 @@ public final class QueueDaemon extends BaseCommand {
 
     @Option(names = "--once", description = "Make one pass, print it and exit (for cron); registers no daemon.")
     boolean once;
+
+    @Option(names = "--no-notify", description = "Deliver no alerts; while this daemon runs nobody does (they wait,"
+            + " recorded: nvidb queue alerts).")
+    boolean noNotify;
+
+    @Option(names = "--no-backup", description = "Take no periodic backups, whatever queue.backup says.")
+    boolean noBackup;
 
     private int passes;
     private int dispatched;
@@ -52,7 +62,7 @@ public final class QueueDaemon extends BaseCommand {
         }
         try (daemon) {
             if (once) {
-                daemon.run(listener(log));
+                daemon.run(listener(log), duties());
                 return 0;
             }
             return serve(daemon, log);
@@ -69,7 +79,7 @@ public final class QueueDaemon extends BaseCommand {
             out().note("nvidb queue daemon " + started + "; log: " + log.file() + ". SIGTERM or Ctrl-C stops it after its pass.");
         }
         try (StopSignals signals = StopSignals.install(daemon::stop)) {
-            daemon.run(listener(log));
+            daemon.run(listener(log), duties());
         } catch (NvidbException e) {
             log.line("stopped: " + e.getMessage());
             throw e;
@@ -79,6 +89,10 @@ public final class QueueDaemon extends BaseCommand {
             out().document(Views.watchSummary(passes, dispatched, finished));
         }
         return 0;
+    }
+
+    private Daemon.Duties duties() {
+        return new Daemon.Duties(!noNotify, !noBackup);
     }
 
     private Daemon.Listener listener(DaemonLog log) {

@@ -39,7 +39,8 @@ public final class QueueKeeper extends BaseCommand {
         Optional<DaemonInfo> d = c.service().daemon();
         boolean moving = k.up() || d.isPresent();
         if (c.json()) {
-            ObjectNode o = Output.object();
+            // The reference prints the keeper's state itself; ours adds it whole as keeper, the daemon and moving.
+            ObjectNode o = DaemonViews.keeper(k);
             o.set("keeper", DaemonViews.keeper(k));
             o.set("daemon", DaemonViews.daemon(d));
             o.put("moving", moving);
@@ -103,6 +104,16 @@ public final class QueueKeeper extends BaseCommand {
             if (json()) {
                 ObjectNode o = Output.object();
                 o.put("ok", done.startError() == null);
+                // The reference's keys first: {ok, script, nvidb, interval, replaced, manager, unit, log,
+                // started, start_error, state}; then ours.
+                Keeper.State k = done.state();
+                o.put("script", k.script() == null ? null : k.script().toString());
+                o.put("nvidb", executable().toString());
+                o.put("interval", interval);
+                o.put("manager", k.kind());
+                o.put("unit", k.unit() == null ? null : k.unit().toString());
+                o.put("log", k.log() == null ? null : k.log().toString());
+                o.set("state", DaemonViews.keeper(k));
                 ArrayNode files = o.putArray("files");
                 done.files().forEach(f -> files.add(f.toString()));
                 o.put("replaced", done.replaced());
@@ -156,7 +167,7 @@ public final class QueueKeeper extends BaseCommand {
     public static final class Ensure extends BaseCommand {
         @Override
         protected int execute() {
-            return stateAnswer(this, ctx().keeper().ensure(), null);
+            return stateAnswer(this, "ensure", ctx().keeper().ensure(), null);
         }
     }
 
@@ -166,7 +177,7 @@ public final class QueueKeeper extends BaseCommand {
     public static final class Stop extends BaseCommand {
         @Override
         protected int execute() {
-            return stateAnswer(this, ctx().keeper().stop(), null);
+            return stateAnswer(this, "stop", ctx().keeper().stop(), null);
         }
     }
 
@@ -176,18 +187,25 @@ public final class QueueKeeper extends BaseCommand {
         @Override
         protected int execute() {
             List<Path> removed = ctx().keeper().uninstall();
-            return stateAnswer(this, ctx().keeper().state(), removed);
+            return stateAnswer(this, "uninstall", ctx().keeper().state(), removed);
         }
     }
 
-    private static int stateAnswer(BaseCommand c, Keeper.State state, List<Path> removed) {
+    /**
+     * The reference's answer to a keeper action, {@code {ok, action, output, state}} ({@code output}:
+     * the keeper in a sentence), with our {@code keeper} (the same state) beside it.
+     */
+    private static int stateAnswer(BaseCommand c, String action, Keeper.State state, List<Path> removed) {
         if (c.json()) {
             ObjectNode o = Output.object();
             o.put("ok", true);
+            o.put("action", action);
+            o.put("output", DaemonViews.keeperLine(state));
             if (removed != null) {
                 ArrayNode r = o.putArray("removed");
                 removed.forEach(p -> r.add(p.toString()));
             }
+            o.set("state", DaemonViews.keeper(state));
             o.set("keeper", DaemonViews.keeper(state));
             c.out().document(o);
         } else {
@@ -210,7 +228,12 @@ public final class QueueKeeper extends BaseCommand {
         protected int execute() {
             List<String> got = ctx().keeper().logs(lines);
             if (json()) {
+                // The reference's {ok, action, output, state}; lines: the same log, a line an item.
                 ObjectNode o = Output.object();
+                o.put("ok", true);
+                o.put("action", "logs");
+                o.put("output", String.join("\n", got));
+                o.set("state", DaemonViews.keeper(ctx().keeper().state()));
                 ArrayNode a = o.putArray("lines");
                 got.forEach(a::add);
                 out().document(o);

@@ -334,6 +334,8 @@ public final class QueueLane extends BaseCommand {
         private int control(LaneRunners.RunnerControl c, String sentence, boolean stopFields) {
             return changed(c.lane(), c.tick(), ": " + sentence, o -> {
                 if (stopFields) {
+                    // The reference's stop and restart name the lane ({"lane": "box:0", "stopped", "hard"}).
+                    o.put("lane", c.lane().name());
                     o.put("stopped", c.stopped());
                     o.put("hard", c.hard());
                 }

@@ -2,6 +2,7 @@ package nvidb.cli.commands;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
+import nvidb.cli.output.BackupViews;
 import nvidb.cli.output.Output;
 import nvidb.core.api.Backups;
 import nvidb.core.api.NvidbException;
@@ -30,7 +31,7 @@ public final class QueueRestore extends BaseCommand {
             o.put("database", r.database().toString());
             o.put("restored_from", r.snapshot().toString());
             o.put("schema_version", r.schemaVersion());
-            QueueBackup.put(o.putObject("previous"), r.previous());
+            o.set("previous", BackupViews.backup(r.previous()));
             out().document(o);
         } else {
             out().line("restored " + r.database() + " from " + r.snapshot() + "; what it held before is kept in "

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import nvidb.cli.output.DaemonViews;
 import nvidb.cli.output.HumanViews;
+import nvidb.cli.output.LaneViews;
 import nvidb.cli.output.Output;
 import nvidb.cli.output.StreamedDocument;
 import nvidb.cli.output.Views;
@@ -130,6 +131,9 @@ public final class QueueStatus extends BaseCommand {
         ArrayNode n = Output.array();
         service.nodeAdmin().nodes(includeIgnored).forEach(v -> n.add(Views.node(v, true)));
         doc.field("nodes", n);
+        ArrayNode lanes = Output.array();
+        service.laneQueries().list(null).forEach(v -> lanes.add(LaneViews.view(v, now)));
+        doc.field("lanes", lanes);
         doc.jobs("jobs", jobs, ACTIVE, true, now);
         doc.field("recent", Views.jobs(recent(jobs), now));
         JobQueries.AlertPage alerts = jobs.alerts(false, 20);

@@ -3,14 +3,14 @@ package nvidb.cli.commands;
 import nvidb.cli.output.HumanViews;
 import nvidb.cli.output.Views;
 import nvidb.core.api.NvidbException;
-import nvidb.core.api.TickMode;
 import nvidb.core.api.TickSummary;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "tick", mixinStandardHelpOptions = true, description = {
         "Run one scheduler pass now (--watch N: every N seconds until Ctrl-C).",
-        "A pass ends by handing new alerts to the sinks queue.notify configures (listed under deliveries).",
+        "A pass ends by handing new alerts to the sinks queue.notify configures (listed under deliveries),",
+        "30 s at most; none while a queue daemon runs: it delivers them (any other command's pass: 2 s).",
         "With --watch and --json the output is JSON Lines: one compact document per pass, and a last line",
         "{summary: true, passes, dispatched, finished} when the watch is interrupted."})
 public final class QueueTick extends BaseCommand {
@@ -29,7 +29,7 @@ public final class QueueTick extends BaseCommand {
         int dispatched = 0;
         int finished = 0;
         while (true) {
-            TickSummary t = service().tick(TickMode.FORCE);
+            TickSummary t = service().pass();
             print(t);
             passes++;
             dispatched += t.dispatched().size();

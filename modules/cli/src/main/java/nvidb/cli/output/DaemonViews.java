@@ -12,13 +12,20 @@ public final class DaemonViews {
     private DaemonViews() {
     }
 
-    /** One daemon pass: {@code {at, woken_by, duration_ms, tick}}. */
+    /**
+     * One daemon pass: the reference's {@code {tick, notified, backup, backup_error}} (alerts
+     * delivered in the pass; the periodic backup it took, or null; why that failed, or null), and
+     * {@code at}, {@code woken_by}, {@code duration_ms}.
+     */
     public static ObjectNode pass(Daemon.Pass p) {
         ObjectNode o = Output.object();
         o.put("at", Times.iso(p.at()));
         o.put("woken_by", p.wokenBy().label());
         o.put("duration_ms", p.durationMs());
         o.set("tick", Views.tick(p.tick()));
+        o.put("notified", p.tick().notified());
+        o.set("backup", p.backup() == null ? null : BackupViews.backup(p.backup()));
+        o.put("backup_error", p.backupError());
         return o;
     }
 
@@ -36,10 +43,15 @@ public final class DaemonViews {
         return o;
     }
 
-    /** {@code {installed, kind, up, pid, script, unit, log}}. */
+    /**
+     * {@code {installed, kind, up, pid, script, unit, log}}, with the reference's names of two of
+     * them beside: {@code running} (= up) and {@code manager} (= kind: shell or systemd).
+     */
     public static ObjectNode keeper(Keeper.State k) {
         ObjectNode o = Output.object();
         o.put("installed", k.installed());
+        o.put("running", k.up());
+        o.put("manager", k.kind());
         o.put("kind", k.kind());
         o.put("up", k.up());
         o.put("pid", k.pid());

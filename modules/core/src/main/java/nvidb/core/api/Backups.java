@@ -11,9 +11,6 @@ import java.util.OptionalInt;
  * and the daemon on {@code queue.backup.interval_hours}), and putting one back.
  */
 public interface Backups {
-    /** The fewest generated backups a rotation keeps: the one just written is never removed. */
-    int MIN_KEEP = 1;
-
     /**
      * One published backup.
      *
@@ -48,9 +45,10 @@ public interface Backups {
      *               ({@code queue.backup.directory}, default {@code $NVIDB_HOME/backups}); an
      *               existing directory for a generated name there; else the exact new file,
      *               whose directory must exist. An existing file is refused and left alone.
-     * @param keep   how many generated backups to keep in the directory written to (at least
-     *               {@link #MIN_KEEP}); empty: {@code queue.backup.keep} in the backup directory,
-     *               and no rotation in a directory the caller named. A named file is never rotated.
+     * @param keep   how many generated backups to keep in the directory written to, the new one
+     *               included (0: every one); empty: {@code queue.backup.keep} in the backup
+     *               directory, and no rotation in a directory the caller named. A named file is
+     *               never rotated.
      */
     Backup take(Optional<Path> target, OptionalInt keep);
 
@@ -67,9 +65,9 @@ public interface Backups {
 
     /** The one rule for how many backups a rotation keeps, for {@code --keep} as for the configuration. */
     static int requireKeep(int keep) {
-        if (keep < MIN_KEEP) {
-            throw NvidbException.usage("--keep must be at least " + MIN_KEEP + " (the newest N generated backups are"
-                    + " kept, the new one included), not " + keep);
+        if (keep < 0) {
+            throw NvidbException.usage("--keep cannot be negative: N keeps the newest N generated backups, the new"
+                    + " one included, and 0 keeps every one; not " + keep);
         }
         return keep;
     }

@@ -32,12 +32,16 @@ public interface Daemon extends AutoCloseable {
     /**
      * One pass as the daemon made it.
      *
-     * @param at         when it started
-     * @param wokenBy    what made it
-     * @param durationMs how long it took
-     * @param tick       what it did (skipped {@code locked} when another client's pass was in progress)
+     * @param at          when it started
+     * @param wokenBy     what made it
+     * @param durationMs  how long it took
+     * @param tick        what it did (skipped {@code locked} when another client's pass was in
+     *                    progress); its {@code notified} counts the alerts it delivered
+     * @param backup      the periodic backup it took after the pass ({@code queue.backup}), or null
+     * @param backupError why the periodic backup that was due failed, or null
      */
-    record Pass(Instant at, Wake wokenBy, long durationMs, TickSummary tick) {
+    record Pass(Instant at, Wake wokenBy, long durationMs, TickSummary tick, Backups.Backup backup,
+                String backupError) {
     }
 
     /** Hears of each pass, and of the few things worth a line in a log; called on the daemon's thread. */
@@ -54,11 +58,22 @@ public interface Daemon extends AutoCloseable {
     Duration interval();
 
     /**
+     * What a pass does beside the scheduler pass itself (the reference's {@code --no-notify} and
+     * {@code --no-backup} switch them off).
+     *
+     * @param alerts  deliver alerts (while registered, no other process does)
+     * @param backups take the periodic backups of {@code queue.backup}
+     */
+    record Duties(boolean alerts, boolean backups) {
+        public static final Duties ALL = new Duties(true, true);
+    }
+
+    /**
      * Makes passes until {@link #stop} (one pass only for {@code --once}), then returns. A pass in
      * progress is always finished. Refused ({@link ErrorCode#CONFLICT}) when the registration was
      * lost to another daemon meanwhile (this one was frozen past its lease).
      */
-    void run(Listener listener);
+    void run(Listener listener, Duties duties);
 
     /** Asks {@link #run} to return after the pass in progress; from any thread (a signal handler). */
     void stop();

@@ -16,8 +16,17 @@ public interface Queue extends AutoCloseable {
 
     Info info();
 
-    /** A scheduler pass as {@code mode} says: when due ({@code AUTO}), now ({@code FORCE}), or none. */
+    /**
+     * A command's scheduler pass as {@code mode} says: when due ({@code AUTO}), now ({@code FORCE}),
+     * or none. Its alert delivery spends 2 s at most, and none while a daemon serves the database.
+     */
     TickSummary tick(TickMode mode);
+
+    /**
+     * A pass now, as {@code queue tick} makes it: its alert delivery may take the full 30 s (none
+     * while a daemon serves the database, which delivers them).
+     */
+    TickSummary pass();
 
     /** Who holds the scheduler lease, if anyone. */
     Optional<Lease> tickLease();

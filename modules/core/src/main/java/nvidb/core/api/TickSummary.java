@@ -13,10 +13,13 @@ import java.util.List;
  * @param isDisabled    the command ran with {@code --no-tick}
  * @param deliveries    what the alert sinks did with the alerts after the pass (a sink that cannot
  *                      run here is reported skipped once per process; every alert's record says it)
+ * @param notified      how many alerts this pass settled: every sink they were due to has them now
+ *                      (or they were due to none), so their {@code notified_at} was set
  */
 public record TickSummary(boolean ran, String skippedReason, String lockOwner, boolean isDisabled, int nodesUp,
                           int nodesDown, int nodesIgnored, List<Finished> finished, List<Dispatched> dispatched,
-                          List<Problem> errors, List<AlertRef> alerts, List<Held> held, List<Delivery> deliveries) {
+                          List<Problem> errors, List<AlertRef> alerts, List<Held> held, List<Delivery> deliveries,
+                          int notified) {
     public record Finished(long id, String state, Integer exitCode) {
     }
 
@@ -52,13 +55,13 @@ public record TickSummary(boolean ran, String skippedReason, String lockOwner, b
 
     public static TickSummary skipped(String why, String lockOwner) {
         return new TickSummary(false, why, lockOwner, false, 0, 0, 0, List.of(), List.of(), List.of(), List.of(),
-                List.of(), List.of());
+                List.of(), List.of(), 0);
     }
 
     /** The summary of a command run with {@code --no-tick}: printed as {"skipped": "disabled"}. */
     public static TickSummary disabled() {
         return new TickSummary(false, "disabled", null, true, 0, 0, 0, List.of(), List.of(), List.of(), List.of(),
-                List.of(), List.of());
+                List.of(), List.of(), 0);
     }
 
     /** Collects what the passes of one tick did; used by one thread, the tick's. */
@@ -72,6 +75,7 @@ public record TickSummary(boolean ran, String skippedReason, String lockOwner, b
         private final List<AlertRef> alerts = new ArrayList<>();
         private final List<Held> held = new ArrayList<>();
         private final List<Delivery> deliveries = new ArrayList<>();
+        private int notified;
 
         public void countNode(NodeState state, boolean ignored) {
             if (ignored) {
@@ -110,9 +114,14 @@ public record TickSummary(boolean ran, String skippedReason, String lockOwner, b
             deliveries.add(delivery);
         }
 
+        /** Counts alerts this pass settled (see {@link TickSummary#notified}). */
+        public void notified(int count) {
+            notified += count;
+        }
+
         public TickSummary build() {
             return new TickSummary(true, null, null, false, nodesUp, nodesDown, nodesIgnored, finished, dispatched,
-                    errors, alerts, held, deliveries);
+                    errors, alerts, held, deliveries, notified);
         }
     }
 }

@@ -9,7 +9,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import nvidb.core.api.Backups;
 import nvidb.core.api.ErrorCode;
 import nvidb.core.api.NvidbException;
 import nvidb.core.api.RemoteSettings;
@@ -45,6 +44,12 @@ public final class ConfigLoader {
     private static final Set<String> BACKUP_KEYS = Set.of("enabled", "interval_hours", "keep", "directory");
     /** config.yml's top level; queue.yml also takes {@code nodes} for {@code servers}. */
     private static final Set<String> CONFIG_FILE_KEYS = Set.of("servers", "queue", "remote");
+    /**
+     * config.yml is also the file of the reference nvidb's GPU monitor, which keeps its own blocks
+     * there (the TUI rewrites {@code view:} on a key press): the queue reads neither, and a
+     * config.yml the reference reads must not stop every command.
+     */
+    private static final Set<String> MONITOR_KEYS = Set.of("basic", "view");
     private static final Set<String> QUEUE_FILE_KEYS = Set.of("servers", "nodes", "queue", "remote");
     private static final Set<String> REMOTE_KEYS = Set.of("host", "hostname", "port", "username", "user", "nvidb",
             "nvidb_home", "keeper", "ssh_options");
@@ -69,7 +74,7 @@ public final class ConfigLoader {
     }
 
     private QueueConfig read(NvidbPaths paths) {
-        ConfigSection config = YamlFiles.readMapping(paths.configFile());
+        ConfigSection config = withoutMonitorBlocks(YamlFiles.readMapping(paths.configFile()));
         ConfigSection queue = YamlFiles.readMapping(paths.queueFile());
         config.requireKnownKeys(CONFIG_FILE_KEYS);
         queue.requireKnownKeys(QUEUE_FILE_KEYS);
@@ -123,6 +128,15 @@ public final class ConfigLoader {
         return new QueueConfig(s, nodes, remote(remote));
     }
 
+    private static ConfigSection withoutMonitorBlocks(ConfigSection file) {
+        if (file.keys().stream().noneMatch(MONITOR_KEYS::contains)) {
+            return file;
+        }
+        Map<String, ConfigValue> rest = new LinkedHashMap<>(file.source().mapping());
+        rest.keySet().removeAll(MONITOR_KEYS);
+        return new ConfigSection(file.path(), new ConfigValue(rest, file.source().file(), file.source().line()));
+    }
+
     private QueueSettings settings(ConfigSection q) {
         q.requireKnownKeys(QUEUE_KEYS);
         QueueSettings d = QueueSettings.defaults();
@@ -135,14 +149,14 @@ public final class ConfigLoader {
                 placement,
                 size(q, "default_vram", d.defaultVramMb()),
                 q.number("tick_min_interval", d.tickMinInterval()),
-                q.integer("lock_ttl", d.lockTtl(), 1),
+                q.integer("lock_ttl", d.lockTtl(), 0), // a floor: the lease lasts 60 s at least anyway
                 q.integer("probe_timeout", d.probeTimeout(), 1),
                 q.integer("launch_timeout", d.launchTimeout(), 1),
                 q.string("job_root", d.jobRoot()),
                 q.bool("include_local", d.includeLocal()),
                 q.string("local_node_name", d.localNodeName()),
                 q.string("lane_spool_root", d.laneSpoolRoot()),
-                q.integer("lane_lookahead", d.laneLookahead(), 1),
+                q.integer("lane_lookahead", d.laneLookahead(), 0), // at least the lane's concurrency anyway
                 q.number("lane_poll_interval", d.lanePollInterval()),
                 q.integer("lane_idle_exit", d.laneIdleExit(), 0),
                 q.integer("burst_after", d.burstAfter(), 0),
@@ -169,13 +183,10 @@ public final class ConfigLoader {
         }
         ConfigSection m = new ConfigSection("queue.backup", v);
         m.requireKnownKeys(BACKUP_KEYS);
-        // number() refuses a negative interval; none at all would back up on every daemon pass.
-        double hours = m.number("interval_hours", d.intervalHours());
-        if (hours == 0) {
-            throw m.error("interval_hours", "must be more than 0 hours (such as 24, or 0.5 for every half hour), not 0");
-        }
-        return new QueueSettings.BackupSettings(m.bool("enabled", d.enabled()), hours,
-                m.integer("keep", d.keep(), Backups.MIN_KEEP), m.string("directory", d.directory()));
+        // number() refuses a negative interval; 0 backs up after every daemon pass (as the reference does),
+        // and keep: 0 keeps every generated backup.
+        return new QueueSettings.BackupSettings(m.bool("enabled", d.enabled()), m.number("interval_hours", d.intervalHours()),
+                m.integer("keep", d.keep(), 0), m.string("directory", d.directory()));
     }
 
     /**

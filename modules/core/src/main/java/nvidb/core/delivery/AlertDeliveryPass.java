@@ -27,13 +27,18 @@ import nvidb.spi.alert.AlertMessage;
 import nvidb.spi.alert.SinkContext;
 
 /**
- * Hands the alerts to the configured alert sinks, at the end of every scheduler pass (a client's
- * or the daemon's). For each alert whose delivery is unsettled, oldest first, and each sink it is
- * due to: deliver, then record the outcome in a short transaction of its own. Delivered and
- * skipped are final; a failure is tried again on a later pass after {@link DeliveryBackoff}. When
- * every sink the alert is due to has delivered or skipped it, {@code notified_at} is set and the
- * alert leaves the work list. {@code min_severity} decides which sinks an alert is due to, so an
- * alert below it is settled at once with nothing sent; it is recorded like any other.
+ * Hands the alerts to the configured alert sinks, at the end of a scheduler pass. For each alert
+ * whose delivery is unsettled, oldest first, and each sink it is due to: deliver, then record the
+ * outcome in a short transaction of its own. Delivered and skipped are final; a failure is tried
+ * again on a later pass after {@link DeliveryBackoff}. When every sink the alert is due to has
+ * delivered or skipped it, {@code notified_at} is set and the alert leaves the work list.
+ * {@code min_severity} decides which sinks an alert is due to, so an alert below it is settled at
+ * once with nothing sent; it is recorded like any other.
+ *
+ * <p>Who delivers, and for how long, is the caller's {@link Allowance}: while a queue daemon
+ * serves the database only the daemon delivers; without one, {@code queue tick} may spend
+ * {@link #FULL_BUDGET} and any other command {@link #COMMAND_BUDGET}, so a sink that does not
+ * answer never holds up a command: the rest waits for the next pass.
  *
  * <p>It runs after the scheduler lease is given back, under a lease of its own: a slow sink never
  * holds up another client's pass or operation, and two processes never send the same alert. A
@@ -41,16 +46,29 @@ import nvidb.spi.alert.SinkContext;
  * the next pass; the alert's id in the payload lets a consumer drop it.
  *
  * <p>Bounded: at most {@link #MAX_ALERTS_PER_PASS} alerts get a sink call per pass, no call starts
- * after {@link #BUDGET}, one call is waited for {@link #CALL_CAP} at most, and a sink that failed
- * is not called again in the same pass.
+ * after the budget, and a call is waited for until the budget runs out, and {@link #CALL_CAP} at
+ * most. A call the budget cut short counts as a failed attempt (its sink may not answer at all);
+ * a sink that failed is not called again in the same pass.
  */
 public final class AlertDeliveryPass {
     public static final String LEASE = "alert_delivery";
     static final int MAX_ALERTS_PER_PASS = 50;
-    static final Duration BUDGET = Duration.ofSeconds(30);
+    /** What {@code queue tick} and the daemon may spend on the sinks in one pass. */
+    public static final Duration FULL_BUDGET = Duration.ofSeconds(30);
+    /** What any other command's pass may spend on the sinks, in all. */
+    public static final Duration COMMAND_BUDGET = Duration.ofSeconds(2);
     static final Duration CALL_CAP = Duration.ofSeconds(60);
     /** Longer than the longest a pass can deliver for, so the lease never runs out under a live holder. */
-    static final Duration LEASE_TTL = BUDGET.plus(CALL_CAP).plusSeconds(30);
+    static final Duration LEASE_TTL = FULL_BUDGET.plus(CALL_CAP).plusSeconds(30);
+
+    /**
+     * How long this pass may spend on the sinks, asked only when an alert waits (it may read the
+     * database); {@link Duration#ZERO} leaves the alerts to another process (the daemon).
+     */
+    @FunctionalInterface
+    public interface Allowance {
+        Duration budget();
+    }
 
     /** Sinks that said in this process that they cannot run here: each is reported skipped once. */
     private static final Set<String> SAID_SKIPPED = ConcurrentHashMap.newKeySet();
@@ -86,26 +104,32 @@ public final class AlertDeliveryPass {
      * @throws NvidbException interrupted: Ctrl-C or SIGTERM while a sink was called; that call
      *                        is not recorded (the next pass makes it again)
      */
-    public void run(TickSummary.Builder summary) {
+    public void run(TickSummary.Builder summary, Allowance allowance) {
         if (!store.db.read(store.deliveries::anyUnsettled)) {
             return;
+        }
+        Duration budget = allowance.budget();
+        if (budget.isZero() || budget.isNegative()) {
+            return; // the daemon delivers
         }
         Optional<Lease> blocker = store.leases.acquire(LEASE, owner, LEASE_TTL, now());
         if (blocker.isPresent()) {
             return; // another process is delivering: it settles these
         }
         try {
-            deliverDue(summary);
+            deliverDue(summary, budget);
         } finally {
             store.leases.release(LEASE, owner);
         }
     }
 
-    private void deliverDue(TickSummary.Builder summary) {
+    private void deliverDue(TickSummary.Builder summary, Duration budget) {
         if (sinks == null) {
             sinks = sinkSource.get();
         }
-        long deadline = System.nanoTime() + BUDGET.toNanos();
+        // The budget is for the sinks' calls: setting them up (an HTTP client's first use in a
+        // fresh JVM) must not leave an instant sink such as the log without its turn.
+        long deadline = System.nanoTime() + budget.toNanos();
         Set<String> failedThisPass = new HashSet<>();
         List<Long> nothingDue = new ArrayList<>();
         int called = 0;
@@ -115,10 +139,11 @@ public final class AlertDeliveryPass {
             if (settled(due, rows)) {
                 nothingDue.add(u.id());
             } else if (called < MAX_ALERTS_PER_PASS && System.nanoTime() < deadline
-                    && deliver(u.id(), due, rows, failedThisPass, deadline, summary)) {
+                    && deliver(u.id(), due, rows, failedThisPass, new Deadline(deadline, budget), summary)) {
                 called++;
             }
         }
+        summary.notified(nothingDue.size());
         if (!nothingDue.isEmpty()) {
             Instant now = now();
             store.db.write(() -> {
@@ -128,15 +153,22 @@ public final class AlertDeliveryPass {
         }
     }
 
+    /** When this pass's time for the sinks runs out ({@link System#nanoTime}), and how long it was. */
+    private record Deadline(long at, Duration budget) {
+        long left() {
+            return at - System.nanoTime();
+        }
+    }
+
     /** Calls each due sink that is not settled, waiting, or down this pass; whether any was called. */
     private boolean deliver(long id, List<ConfiguredSinks.Named> due, Map<String, SinkDelivery> rows,
-                            Set<String> failedThisPass, long deadline, TickSummary.Builder summary) {
+                            Set<String> failedThisPass, Deadline deadline, TickSummary.Builder summary) {
         AlertMessage message = null;
         boolean called = false;
         for (ConfiguredSinks.Named s : due) {
             SinkDelivery row = rows.get(s.name());
             boolean waiting = row != null && (row.settled() || row.nextTryAt() != null && row.nextTryAt().isAfter(now()));
-            if (waiting || failedThisPass.contains(s.name()) || System.nanoTime() >= deadline) {
+            if (waiting || failedThisPass.contains(s.name()) || deadline.left() <= 0) {
                 continue;
             }
             if (Thread.currentThread().isInterrupted()) {
@@ -149,9 +181,15 @@ public final class AlertDeliveryPass {
                 }
                 message = AlertPayload.of(alert.get());
             }
-            SinkCall.Outcome outcome = SinkCall.deliver(s.name(), s.sink(), message, callCap);
+            long left = deadline.left();
+            SinkCall.Outcome outcome = left >= callCap.toNanos()
+                    ? SinkCall.deliver(s.name(), s.sink(), message, callCap, null)
+                    : SinkCall.deliver(s.name(), s.sink(), message, Duration.ofNanos(left),
+                            "this pass's " + SinkCall.seconds(deadline.budget()) + " s for alert sinks ran out");
             called = true;
-            record(id, s.name(), row, outcome, due, rows);
+            if (record(id, s.name(), row, outcome, due, rows)) {
+                summary.notified(1);
+            }
             if (outcome.outcome().equals(SinkCall.Outcome.FAILED)) {
                 failedThisPass.add(s.name());
             }
@@ -162,8 +200,8 @@ public final class AlertDeliveryPass {
         return called;
     }
 
-    /** Records one call's outcome, and {@code notified_at} with it when that settles the alert. */
-    private void record(long id, String sink, SinkDelivery before, SinkCall.Outcome outcome,
+    /** Records one call's outcome, and {@code notified_at} with it when that settles the alert (then true). */
+    private boolean record(long id, String sink, SinkDelivery before, SinkCall.Outcome outcome,
                         List<ConfiguredSinks.Named> due, Map<String, SinkDelivery> rows) {
         Instant now = now();
         int attempts = (before == null ? 0 : before.attempts()) + 1;
@@ -191,6 +229,7 @@ public final class AlertDeliveryPass {
             }
             return null;
         });
+        return settlesAlert;
     }
 
     private static boolean settled(List<ConfiguredSinks.Named> due, Map<String, SinkDelivery> rows) {

@@ -32,10 +32,13 @@ final class SinkCall {
     }
 
     /**
+     * @param cap    how long to wait for the call before interrupting it
+     * @param budget why {@code cap} is what it is when the pass's budget set it (a failure then
+     *               says so), or null when it is the call cap
      * @throws NvidbException interrupted: this thread was interrupted (Ctrl-C, SIGTERM) while it
      *                        waited; the call is interrupted too and nothing is recorded
      */
-    static Outcome deliver(String name, AlertSink sink, AlertMessage alert, Duration cap) {
+    static Outcome deliver(String name, AlertSink sink, AlertMessage alert, Duration cap, String budget) {
         FutureTask<Void> call = new FutureTask<>(() -> {
             sink.deliver(alert);
             return null;
@@ -52,13 +55,22 @@ final class SinkCall {
             return new Outcome(Outcome.FAILED, describe(cause));
         } catch (TimeoutException e) {
             call.cancel(true);
-            return new Outcome(Outcome.FAILED, "the " + name + " sink did not finish within "
-                    + BigDecimal.valueOf(cap.toMillis(), 3).stripTrailingZeros().toPlainString() + " s and was interrupted");
+            if (budget != null) {
+                return new Outcome(Outcome.FAILED, "the " + name + " sink had not finished when " + budget
+                        + "; it was interrupted and is tried again later");
+            }
+            return new Outcome(Outcome.FAILED, "the " + name + " sink did not finish within " + seconds(cap)
+                    + " s and was interrupted");
         } catch (InterruptedException e) {
             call.cancel(true);
             Thread.currentThread().interrupt();
             throw NvidbException.interrupted();
         }
+    }
+
+    /** {@code 2}, {@code 0.25}: a duration in seconds as a message says it. */
+    static String seconds(Duration d) {
+        return BigDecimal.valueOf(d.toMillis(), 3).stripTrailingZeros().toPlainString();
     }
 
     private static String describe(Throwable t) {

@@ -93,8 +93,10 @@ public final class Scheduler {
     /**
      * Runs one pass. A non-forced pass is skipped when the last one finished less than
      * {@code tick_min_interval} ago; any pass is skipped when another client holds the lease.
+     *
+     * @param alerts how long the pass may then spend handing alerts to the sinks
      */
-    public TickSummary tick(boolean force) {
+    public TickSummary tick(boolean force, AlertDeliveryPass.Allowance alerts) {
         Instant now = Instant.now();
         if (!force && recentlyTicked(now)) {
             return TickSummary.skipped("rate_limited", null);
@@ -121,7 +123,7 @@ public final class Scheduler {
         // Outside the scheduler lease: a slow sink must not hold up another client's pass or a
         // user's operation. Delivery takes a lease of its own.
         try {
-            delivery.run(summary);
+            delivery.run(summary, alerts);
         } catch (NvidbException e) {
             if (e.code() == ErrorCode.INTERRUPTED) {
                 throw e;

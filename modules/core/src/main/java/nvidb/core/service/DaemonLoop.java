@@ -5,11 +5,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import nvidb.core.api.Backups;
 import nvidb.core.api.Daemon;
 import nvidb.core.api.DaemonInfo;
 import nvidb.core.api.ErrorCode;
 import nvidb.core.api.NvidbException;
-import nvidb.core.api.TickMode;
 import nvidb.core.api.TickSummary;
 import nvidb.core.api.Times;
 import nvidb.core.store.LeaseRepository;
@@ -104,21 +104,27 @@ final class DaemonLoop implements Daemon {
     }
 
     @Override
-    public void run(Listener listener) {
+    public void run(Listener listener, Duties duties) {
         Wake wake = Wake.START;
         while (true) {
             reloadIfChanged(listener);
             long seen = queue.dataVersion(); // before the pass: a commit made during it wakes the next one
             Instant at = Instant.now();
             long started = System.nanoTime();
-            TickSummary tick = pass(listener);
+            TickSummary tick = pass(listener, duties.alerts());
             long ms = (System.nanoTime() - started) / 1_000_000;
             keepRegistration(tick);
-            if (tick != null) {
-                listener.pass(new Pass(at, wake, ms, tick));
+            PeriodicBackup.Outcome backup = duties.backups() ? backups.takeIfDue(queue) : PeriodicBackup.Outcome.NONE;
+            if (backup.backup() != null) {
+                Backups.Backup b = backup.backup();
+                listener.note("backup " + b.path() + " (" + b.bytes() + " bytes, " + b.tookMs() + " ms"
+                        + (b.removed().isEmpty() ? "" : ", rotated out " + b.removed().size()) + ")");
+            } else if (backup.error() != null) {
+                listener.note("periodic backup failed (tried again in " + PeriodicBackup.RETRY.toMinutes()
+                        + " minutes): " + backup.error());
             }
-            if (owner != null) {
-                backups.takeIfDue(queue, listener);
+            if (tick != null) {
+                listener.pass(new Pass(at, wake, ms, tick, backup.backup(), backup.error()));
             }
             if (owner == null || stopping) {
                 return;
@@ -132,9 +138,10 @@ final class DaemonLoop implements Daemon {
         }
     }
 
-    private TickSummary pass(Listener listener) {
+    private TickSummary pass(Listener listener, boolean notify) {
         try {
-            return queue.tick(TickMode.FORCE);
+            // The registered daemon delivers the alerts; a single pass (--once) does unless a daemon runs.
+            return owner != null || !notify ? queue.daemonPass(notify) : queue.pass();
         } catch (NvidbException e) {
             if (e.code() == ErrorCode.INTERRUPTED) {
                 throw e;

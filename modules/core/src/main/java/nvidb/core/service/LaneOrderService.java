@@ -167,8 +167,9 @@ public final class LaneOrderService implements LaneOrdering {
                     Map.of("lane", lane.name()));
             return new Skipped(lane.name(), head.id(), ids(order), null);
         });
-        TickSummary tick = done.skipped() == null ? TickSummary.disabled() : ctx.tick(ServiceContext.forced(after));
-        return new Skipped(done.lane(), done.skipped(), done.order(), tick);
+        // A pass after a skip that moved nothing as well, as the reference makes one: its summary is the
+        // one every command with a pass prints (reference-cli.md §2.12).
+        return new Skipped(done.lane(), done.skipped(), done.order(), ctx.tick(ServiceContext.forced(after)));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package nvidb.core.service;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -111,13 +112,29 @@ public final class QueueService implements Queue {
     }
 
 
+    /** A command's pass: its alert delivery gets {@link AlertDeliveryPass#COMMAND_BUDGET}, none while a daemon runs. */
     @Override
     public TickSummary tick(TickMode mode) {
         return switch (mode) {
             case NONE -> TickSummary.disabled();
-            case AUTO -> scheduler.tick(false);
-            case FORCE -> scheduler.tick(true);
+            case AUTO -> scheduler.tick(false, () -> alertBudget(AlertDeliveryPass.COMMAND_BUDGET));
+            case FORCE -> scheduler.tick(true, () -> alertBudget(AlertDeliveryPass.COMMAND_BUDGET));
         };
+    }
+
+    @Override
+    public TickSummary pass() {
+        return scheduler.tick(true, () -> alertBudget(AlertDeliveryPass.FULL_BUDGET));
+    }
+
+    /** The registered daemon's pass: it delivers the alerts, with the full budget (none at all when not {@code notify}). */
+    TickSummary daemonPass(boolean notify) {
+        return scheduler.tick(true, () -> notify ? AlertDeliveryPass.FULL_BUDGET : Duration.ZERO);
+    }
+
+    /** While a daemon serves the database, it alone delivers alerts: a pass of anyone else leaves them. */
+    private Duration alertBudget(Duration budget) {
+        return daemon().isPresent() ? Duration.ZERO : budget;
     }
 
     /**

@@ -112,7 +112,7 @@ class PluginSectionsTest {
                 e.getMessage());
         write("config.yml", "queue:", "  backup:", "    every: 3");
         assertEquals("configuration " + file + ", line 3: queue.backup.every is not a known setting (known: directory,"
-                + " enabled, interval_hours, keep)", assertThrows(NvidbException.class, this::load).getMessage());
+                + " enabled, interval_hours, keep); remove it", assertThrows(NvidbException.class, this::load).getMessage());
         write("config.yml", "servers:", "  - hostname: [a, b]");
         assertEquals("configuration " + file + ", line 2: servers[0].hostname must be a single value, not a list",
                 assertThrows(NvidbException.class, this::load).getMessage());

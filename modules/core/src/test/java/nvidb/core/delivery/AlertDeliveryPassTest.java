@@ -109,8 +109,12 @@ class AlertDeliveryPassTest {
     }
 
     private TickSummary run(AlertDeliveryPass pass) {
+        return run(pass, AlertDeliveryPass.FULL_BUDGET);
+    }
+
+    private TickSummary run(AlertDeliveryPass pass, Duration budget) {
         TickSummary.Builder summary = new TickSummary.Builder();
-        pass.run(summary);
+        pass.run(summary, () -> budget);
         return summary.build();
     }
 
@@ -274,6 +278,54 @@ class AlertDeliveryPassTest {
         SinkDelivery d = bySink(id).get("hook");
         assertEquals("retrying", d.state());
         assertEquals("the hook sink did not finish within 0.3 s and was interrupted", d.lastError());
+    }
+
+    @Test
+    void aShortBudgetCutsAHangingSinkShortAndTheNextPassTriesAgain() throws Exception {
+        long id = raise(AlertKind.JOB_FAILED, "boom");
+        long other = raise(AlertKind.JOB_FAILED, "boom again");
+        CountDownLatch interrupted = new CountDownLatch(1);
+        AlertSink hangs = alert -> {
+            try {
+                Thread.sleep(Duration.ofMinutes(5));
+            } catch (InterruptedException e) {
+                interrupted.countDown();
+                throw e;
+            }
+        };
+        List<ConfiguredSinks.Named> sinks = List.of(new ConfiguredSinks.Named("hook", hangs));
+        AlertDeliveryPass pass = new AlertDeliveryPass(store, () -> sinks, "warning", clock, Duration.ofSeconds(5));
+        long started = System.nanoTime();
+        TickSummary t = run(pass, Duration.ofMillis(400));
+        long ms = (System.nanoTime() - started) / 1_000_000;
+        assertTrue(ms < 2_000, "the budget, not the 5 s call cap, bounds the pass: " + ms + " ms");
+        assertTrue(interrupted.await(10, TimeUnit.SECONDS), "the abandoned call was interrupted");
+        assertEquals(1, t.deliveries().size(), "the sink is not called again in the same pass: " + t);
+        assertEquals(0, t.notified());
+        SinkDelivery d = bySink(id).get("hook");
+        assertEquals("retrying", d.state());
+        assertEquals("the hook sink had not finished when this pass's 0.4 s for alert sinks ran out; it was"
+                + " interrupted and is tried again later", d.lastError());
+        assertNull(bySink(other).get("hook"), "the second alert waits for a later pass, untried");
+
+        AlertSink answers = alert -> { };
+        clock.advance(DeliveryBackoff.FIRST.plusSeconds(1));
+        AlertDeliveryPass later = new AlertDeliveryPass(store, () -> List.of(new ConfiguredSinks.Named("hook", answers)),
+                "warning", clock, Duration.ofSeconds(5));
+        TickSummary next = run(later, Duration.ofMillis(400));
+        assertEquals(2, next.notified(), "both delivered once the sink answers: " + next);
+        assertEquals("delivered", bySink(id).get("hook").state());
+    }
+
+    @Test
+    void aZeroAllowanceLeavesEveryAlertToAnotherProcess() {
+        long id = raise(AlertKind.JOB_FAILED, "a");
+        Recording log = new Recording(0);
+        TickSummary t = run(pass("warning", Map.of("log", log)), Duration.ZERO);
+        assertEquals(0, log.calls.size());
+        assertTrue(t.deliveries().isEmpty());
+        assertNull(alert(id).notifiedAt());
+        assertTrue(store.leases.get(AlertDeliveryPass.LEASE).isEmpty(), "not even the lease is taken");
     }
 
     @Test

@@ -114,7 +114,8 @@ public final class ConfigSection {
 
     /**
      * Refuses the first key written here that is not {@code known}, listing the known ones and
-     * suggesting the nearest ({@code ; did you mean headroom_mb?}) when one is near.
+     * suggesting the nearest ({@code ; did you mean headroom_mb?}) when one is near, else saying
+     * to remove it: every refusal names the key and the fix.
      */
     public void requireKnownKeys(Collection<String> known) {
         this.known.addAll(known);
@@ -134,7 +135,8 @@ public final class ConfigSection {
     }
 
     private ConfigException unknown(String name, Collection<String> known) {
-        String suggestion = KeySuggestion.nearest(name, known).map(k -> "; did you mean " + k + "?").orElse("");
+        String suggestion = KeySuggestion.nearest(name, known).map(k -> "; did you mean " + k + "?")
+                .orElse("; remove it");
         return source.mapping().get(name).error(key(name), "is not a known setting (known: "
                 + String.join(", ", new TreeSet<>(known)) + ")" + suggestion);
     }

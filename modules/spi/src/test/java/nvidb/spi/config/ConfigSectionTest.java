@@ -48,7 +48,7 @@ class ConfigSectionTest {
         assertEquals("configuration " + FILE + ", line 15: servers[2].mode must be slow or steady, not 'fast'",
                 refusal(s, x -> x.oneOf("mode", "slow", "slow", "steady")));
         assertEquals("configuration " + FILE + ", line 10: servers[2].name is not a known setting (known: count, flag,"
-                + " zzz)", refusal(s, x -> {
+                + " zzz); remove it", refusal(s, x -> {
                     x.requireKnownKeys(Set.of("zzz", "flag", "count"));
                     return null;
                 }));
@@ -131,7 +131,7 @@ class ConfigSectionTest {
         ConfigSection far = entry("hostname", "a", "shoe_size", 44L);
         far.string("hostname", null);
         assertEquals("configuration " + FILE + ", line 11: servers[2].shoe_size is not a known setting (known:"
-                + " hostname)", refusal(far, x -> {
+                + " hostname); remove it", refusal(far, x -> {
                     x.requireKnownKeys();
                     return null;
                 }), "nothing near: no guess");
