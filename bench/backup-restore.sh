@@ -19,6 +19,7 @@ mkdir -p "$tmp/home"
 printf 'queue:\n  include_local: false\n' > "$tmp/home/queue.yml"
 NVIDB_HOME=$tmp/home "$nvidb" job submit --json --gpus 0 --no-tick --name bench-seed -- true > /dev/null
 sqlite3 -bail -cmd '.timeout 10000' "$tmp/home/queue.db" < "$here/populate-jobs.sql"
+sqlite3 -bail -cmd '.timeout 10000' "$tmp/home/queue.db" < "$here/populate-job-lists.sql" # schema 4 and later
 NVIDB_HOME=$tmp/home "$nvidb" queue backup "$tmp/snapshot.db" > /dev/null
 echo "queue.db: $(wc -c < "$tmp/home/queue.db") bytes (10,000 jobs); a backup: $(wc -c < "$tmp/snapshot.db") bytes"
 

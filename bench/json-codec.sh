@@ -22,7 +22,9 @@
 #                                             before a change; run its bin/nvidb-train-aot once
 #                                             after copying) on the same queue, side by side, and
 #                                             first checks that both print the same bytes for
-#                                             every read command, --json and human
+#                                             every read command, --json and human. The queue is
+#                                             filled by BASE_BIN and copied for NVIDB_BIN, which
+#                                             upgrades its copy when the schemas differ
 #   NVIDB_BIN=... JOBS=3000 RUNS=20 WARMUP=3 bench/json-codec.sh
 #   ONLY='[bc]' bench/json-codec.sh          times only the commands (b) and (c)
 #
@@ -58,13 +60,18 @@ unset NVIDB_QUEUE_DB NVIDB_QUEUE_CONFIG NVIDB_DEBUG NVIDB_JAVA_OPTS
 export NO_COLOR=1 NVIDB_HOME="$tmp/home"
 mkdir -p "$NVIDB_HOME" "$tmp/bin"
 
-# sql FILE: runs the statements of FILE against the bench queue.
+# sql FILE [LISTS]: runs the statements of FILE against the bench queue, then those of LISTS
+# where the queue's schema keeps a job's lists in tables (4 and later).
 sql() {
     if command -v sqlite3 > /dev/null 2>&1; then
         sqlite3 -bail -cmd '.timeout 10000' "$NVIDB_HOME/queue.db" < "$1"
+        if [ -n "${2:-}" ] && [ "$(sqlite3 "$NVIDB_HOME/queue.db" \
+            "SELECT count(*) FROM sqlite_master WHERE name = 'job_env'")" = 1 ]; then
+            sqlite3 -bail -cmd '.timeout 10000' "$NVIDB_HOME/queue.db" < "$2"
+        fi
     else
         "${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java" --enable-native-access=ALL-UNNAMED \
-            -cp "$image/lib/*" "$here/PopulateJobs.java" "$NVIDB_HOME/queue.db" "$1"
+            -cp "$image/lib/*" "$here/PopulateJobs.java" "$NVIDB_HOME/queue.db" "$@"
     fi
 }
 
@@ -78,24 +85,42 @@ case "$*" in
 esac
 SMI
 chmod +x "$tmp/bin/nvidia-smi"
-printf 'queue:\n  include_local: false\nservers:\n  - nickname: box\n    transport: local\n    nvidia_smi: %s\n    job_root: %s\n' \
+# No pass but the ones asked for (tick_min_interval): the two launchers' copies of the queue stay
+# alike while the commands compared run.
+printf 'queue:\n  include_local: false\n  tick_min_interval: 3600\nservers:\n  - nickname: box\n    transport: local\n    nvidia_smi: %s\n    job_root: %s\n' \
     "$tmp/bin/nvidia-smi" "$tmp/jobs" > "$NVIDB_HOME/queue.yml"
 
+# The queue is filled by the base launcher when there is one (an older schema upgrades, a newer
+# one would refuse), and each launcher then runs on its own copy of it.
+filler=${BASE_BIN:-$NVIDB_BIN}
 say "filling a queue of $jobs jobs in $NVIDB_HOME"
-"$NVIDB_BIN" queue tick --json > /dev/null
-"$NVIDB_BIN" job submit --json --no-tick --gpus 0 --name dep -- true > /dev/null
-"$NVIDB_BIN" job submit --json --no-tick --gpus 1 --vram 2G --name 'bench-seed' --env LR=1e-4 \
+"$filler" queue tick --json > /dev/null
+"$filler" job submit --json --no-tick --gpus 0 --name dep -- true > /dev/null
+"$filler" job submit --json --no-tick --gpus 1 --vram 2G --name 'bench-seed' --env LR=1e-4 \
     --env 'NOTE=tab	"quoted" ü' --tag bench --tag 'naïve' --after 1 -- python train.py > /dev/null
-"$NVIDB_BIN" job result 2 --set \
+"$filler" job result 2 --set \
     '{"chosen_lr": 1e-4, "loss": [0.25, -0.0, 1.5e300, 9223372036854775807, -12], "ok": true, "none": null, "text": "é ✓ \u0001\t\"x\"", "nested": {"a": [[], {}], "b": 0.1}}' \
     > /dev/null
 # Make the seed (job 2) the first job, then copy it (bench/populate-jobs.sql), then keep JOBS jobs.
 printf 'DELETE FROM jobs WHERE id = 1;\n' > "$tmp/seed.sql"
 sql "$tmp/seed.sql"
-sql "$here/populate-jobs.sql"
+sql "$here/populate-jobs.sql" "$here/populate-job-lists.sql"
 printf 'DELETE FROM jobs WHERE id > (SELECT min(id) FROM jobs) + %d - 1;\n' "$jobs" > "$tmp/trim.sql"
 sql "$tmp/trim.sql"
 first=$(sqlite3 "$NVIDB_HOME/queue.db" 'SELECT min(id) FROM jobs' 2> /dev/null || echo 2)
+# Lanes are made when first listed: made here, both copies list the same ones.
+"$filler" queue lanes --json --no-tick > /dev/null
+cp -R "$NVIDB_HOME" "$tmp/new-home"
+# run BIN ARGS...: BIN on its own copy of the queue.
+run() {
+    r_bin=$1
+    shift
+    if [ "$r_bin" = "$NVIDB_BIN" ]; then
+        NVIDB_HOME=$tmp/new-home "$r_bin" "$@"
+    else
+        "$r_bin" "$@"
+    fi
+}
 
 # name|arguments: the read commands (timed, and compared when BASE_BIN is set).
 cat > "$tmp/commands" << EOF
@@ -110,14 +135,14 @@ EOF
 compare_only="job show $first --no-tick|job ls --no-tick -n 0|queue alerts --json|queue events --json -n 500|queue lanes --json --no-tick"
 
 if [ -n "${BASE_BIN:-}" ]; then
-    say "comparing the output of $BASE_BIN and $NVIDB_BIN (less the clock's generated_at)"
+    say "comparing the output of $BASE_BIN and $NVIDB_BIN (less the clock's generated_at and each copy's db_path)"
     differ=0
     { cut -d'|' -f2 "$tmp/commands"; printf '%s\n' "$compare_only" | tr '|' '\n'; } > "$tmp/compare"
     while IFS= read -r args; do
         # shellcheck disable=SC2086 # the arguments are words
-        "$BASE_BIN" $args 2>&1 | grep -v '^  "generated_at": ' > "$tmp/base.out" || true
+        run "$BASE_BIN" $args 2>&1 | grep -v '^  "generated_at": \|^  "db_path": ' > "$tmp/base.out" || true
         # shellcheck disable=SC2086
-        "$NVIDB_BIN" $args 2>&1 | grep -v '^  "generated_at": ' > "$tmp/new.out" || true
+        run "$NVIDB_BIN" $args 2>&1 | grep -v '^  "generated_at": \|^  "db_path": ' > "$tmp/new.out" || true
         if cmp -s "$tmp/base.out" "$tmp/new.out"; then
             say "  same bytes ($(wc -c < "$tmp/new.out") B): nvidb $args"
         else
@@ -140,7 +165,7 @@ once() {
     times > "$tmp/times0"
     t0=$(date +%s%N)
     # shellcheck disable=SC2086 # the arguments are words
-    "$1" $2 > /dev/null 2>&1 || true
+    run "$1" $2 > /dev/null 2>&1 || true
     t1=$(date +%s%N)
     times > "$tmp/times1"
     c0=$(children_ms "$tmp/times0")

@@ -49,6 +49,9 @@ populate() {
         cat "$here/populate-jobs.sql"; } > "$p_sql"
     if command -v sqlite3 > /dev/null 2>&1; then
         sqlite3 -bail -cmd '.timeout 10000' "$p_home/queue.db" < "$p_sql"
+        if [ "$(sqlite3 "$p_home/queue.db" "SELECT count(*) FROM sqlite_master WHERE name = 'job_env'")" = 1 ]; then
+            sqlite3 -bail -cmd '.timeout 10000' "$p_home/queue.db" < "$here/populate-job-lists.sql"
+        fi
     else
         p_jdk=
         for c in "${JAVA_HOME:-}" /usr/lib/jvm/*25*; do
@@ -60,7 +63,7 @@ populate() {
         [ -n "$p_jdk" ] || { say "need sqlite3 or a JDK 25 (JAVA_HOME) to fill the queue"; exit 1; }
         p_image=$(cd -P -- "$(dirname -- "$NVIDB_BIN")/.." && pwd -P)
         "$p_jdk/bin/java" --enable-native-access=ALL-UNNAMED -cp "$p_image/lib/*" \
-            "$here/PopulateJobs.java" "$p_home/queue.db" "$p_sql"
+            "$here/PopulateJobs.java" "$p_home/queue.db" "$p_sql" "$here/populate-job-lists.sql"
     fi
     p_found=$(NVIDB_HOME=$p_home "$p_bin" job ls --json --no-tick -n 0 | grep -o '"command"' | wc -l)
     [ "$p_found" -eq "$p_count" ] || { say "expected $p_count jobs in $p_home, found $p_found"; exit 1; }

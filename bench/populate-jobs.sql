@@ -2,6 +2,8 @@
 -- the one job the CLI submitted (so every column holds what the real program writes, whatever
 -- the schema version) and then varying name, state and times: 10,000 jobs in all, or as many as
 -- a temporary table bench_size (n) created first says. Run by sqlite3, or by PopulateJobs.java.
+-- Before schema 4 the copies carry the seed's env, tags and dependencies in their JSON columns;
+-- from schema 4 on, bench/populate-job-lists.sql copies the seed's rows of the child tables.
 CREATE TEMP TABLE IF NOT EXISTS bench_size (n INTEGER);
 INSERT INTO bench_size SELECT 10000 WHERE NOT EXISTS (SELECT 1 FROM bench_size);
 CREATE TEMP TABLE bench_job AS SELECT * FROM jobs WHERE id = (SELECT min(id) FROM jobs);
@@ -17,7 +19,6 @@ UPDATE jobs SET
                  WHEN id % 10 = 2 THEN 'cancelled' ELSE 'completed' END,
     exit_code = CASE WHEN id % 20 = 0 OR id % 10 = 2 THEN NULL WHEN id % 10 = 1 THEN 1 ELSE 0 END,
     started_at = CASE WHEN id % 20 = 0 OR id % 10 = 2 THEN NULL ELSE created_at END,
-    finished_at = CASE WHEN id % 20 = 0 THEN NULL ELSE created_at END,
-    tags = '["bench"]'
+    finished_at = CASE WHEN id % 20 = 0 THEN NULL ELSE created_at END
 WHERE id > (SELECT min(id) FROM jobs);
 DROP TABLE bench_job;

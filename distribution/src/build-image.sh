@@ -10,13 +10,13 @@
 #   lib/              the application's jars, run on the module path (-p lib -m nvidb.cli/...)
 #   lib/classpath/    jars that cannot be modules (automatic modules that split a package,
 #                     and what requires them); usually absent — see ImageModules.java
-#   lib/nvidb.aot     the AOT cache (JEP 483/514) trained on a representative command, and
-#   lib/nvidb.aot.home  the image path it was trained for (the cache is bound to it)
+#   lib/nvidb.aot     the AOT cache (JEP 483/514) trained on the usual commands; it holds
+#                     wherever the image is copied with its files' times (see nvidb.sh)
 #   native/           the SQLite JDBC native library, unpacked once here instead of into /tmp
 #                     on every start
 #   plugins/          an empty folder for site plugins
 #   bin/nvidb         the launcher
-#   bin/nvidb-train-aot  (re)trains lib/nvidb.aot; run again after moving the image
+#   bin/nvidb-train-aot  (re)trains lib/nvidb.aot
 #   .stamp            written last; the root ./nvidb script compares sources against it
 #
 # Environment (set by the POM): NVIDB_BUILD_JAVA_HOME (the JDK running Maven), NVIDB_AOT
@@ -58,6 +58,7 @@ say "JDK: $jdk"
 work=${image%/*}/image-work
 rm -rf -- "$image" "$work"
 mkdir -p -- "$image/lib" "$image/bin" "$image/plugins" "$work"
+printf '%s\n' "$jdk" > "$work/jdk" # for src/package.sh, which runs after
 
 # --- lib/: the jars ---------------------------------------------------------------------------------
 cp -p -- "$jars"/*.jar "$image/lib/"

@@ -6,9 +6,9 @@
 # and linked, so later starts skip that work. A JDK 25 cache records one JVM run, so the training
 # is one JVM (nvidb.cli.AotTraining, started by bin/nvidb with the same flags) that runs the usual
 # command lines one after the other: submit (with and without a scheduler pass), queue tick, job
-# wait, ls, show, logs, queue status, --version and --help. It records the absolute path of the
-# image's module path; after moving or copying the image elsewhere, run this script there once (it
-# needs write access to lib/). The training runs against a throwaway queue in a temporary
+# wait, ls, show, logs, queue status, --version and --help. The cache holds wherever the image is
+# moved or copied with its files' modification times (see bin/nvidb); run this script again where
+# they changed (it needs write access to lib/). The training runs against a throwaway queue in a temporary
 # directory and never touches $NVIDB_HOME.
 set -eu
 
@@ -25,7 +25,7 @@ home=$(cd -P -- "$bin/.." && pwd -P)
 cache=$home/lib/nvidb.aot
 
 # Nothing of the caller's setup may shape the training run.
-unset NVIDB_JAVA_OPTS NVIDB_QUEUE_DB NVIDB_QUEUE_CONFIG NVIDB_DEBUG NVIDB_AOT_TRAIN JAVA_TOOL_OPTIONS
+unset NVIDB_JAVA_OPTS NVIDB_QUEUE_DB NVIDB_QUEUE_CONFIG NVIDB_DEBUG NVIDB_AOT_TRAIN NVIDB_AOT_STEP JAVA_TOOL_OPTIONS
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/nvidb-aot.XXXXXX")
 trap 'rm -rf -- "$tmp"' EXIT
 export NVIDB_HOME="$tmp/home"
@@ -34,7 +34,7 @@ export NVIDB_HOME="$tmp/home"
 mkdir -p "$NVIDB_HOME"
 printf 'queue:\n  tick_min_interval: 3\n' > "$NVIDB_HOME/queue.yml"
 
-rm -f -- "$cache" "$cache.home"
+rm -f -- "$cache" "$cache.home" # (.home: what older images bound the cache to)
 # A first command without the cache's output, so that the training reads a queue that exists.
 "$home/bin/nvidb" job ls --json --no-tick > "$tmp/warm-up.json" 2> "$tmp/warm-up.log" || {
     cat "$tmp/warm-up.json" "$tmp/warm-up.log" >&2
@@ -43,7 +43,10 @@ rm -f -- "$cache" "$cache.home"
 }
 # The training run. The JVM writes the cache when it exits (in a second JVM it starts for that).
 # It runs in the temporary directory: a job's working directory is where it was submitted.
-(cd "$tmp" && NVIDB_AOT_TRAIN=$tmp/nvidb.aot "$home/bin/nvidb") > "$tmp/train.log" 2>&1 || {
+# Two JVMs, both started by bin/nvidb (see there): the training run records what it loaded, then
+# a second JVM writes the cache from that record.
+(cd "$tmp" && NVIDB_AOT_TRAIN=$tmp/nvidb.aot "$home/bin/nvidb" \
+    && NVIDB_AOT_TRAIN=$tmp/nvidb.aot NVIDB_AOT_STEP=create "$home/bin/nvidb") > "$tmp/train.log" 2>&1 || {
     cat "$tmp/train.log" >&2
     echo "nvidb-train-aot: the training run failed (output above)" >&2
     exit 1
@@ -54,5 +57,4 @@ if [ ! -s "$tmp/nvidb.aot" ]; then
     exit 1
 fi
 mv -f -- "$tmp/nvidb.aot" "$cache"
-printf '%s\n' "$home" > "$cache.home"
 echo "nvidb-train-aot: wrote $cache"

@@ -4,7 +4,8 @@
 # Runs the image's own Java runtime on the image's modules. Environment:
 #   NVIDB_JAVA_OPTS   extra JVM options, appended after the defaults (split on blanks)
 #   NVIDB_AOT_TRAIN   for bin/nvidb-train-aot: run the training (nvidb.cli.AotTraining) and
-#                     write a fresh AOT cache to this file instead of using one
+#                     record its configuration in $NVIDB_AOT_TRAIN.conf instead of using a cache;
+#                     with NVIDB_AOT_STEP=create, write the cache from it to this file
 # Everything else (NVIDB_HOME, NVIDB_QUEUE_DB, ...) is read by nvidb itself.
 
 # This script's real location, following symlinks (bin/nvidb may be linked from ~/bin or such).
@@ -66,36 +67,47 @@ fi
 # says nothing about having been given it.
 set -- -Dslf4j.provider=org.slf4j.nop.NOPServiceProvider -Dslf4j.internal.verbosity=WARN "$@"
 # AOT cache (JEP 483/514): classes loaded and linked ahead of time, trained by bin/nvidb-train-aot.
-# The cache records the absolute module path, so it is used only where it was trained
-# (lib/nvidb.aot.home); a moved image runs without it until bin/nvidb-train-aot runs there.
+# A cache records the module path it was trained with, and the JVM uses it only with the same
+# one. The module path is therefore named through a descriptor of the image's folder that this
+# script opens (/proc/self/fd/9/lib): the same text wherever the image lies, so the cache trained
+# at build time holds for an extracted or installed copy too (as long as the jars keep their
+# modification times, as tar, cp -a and dpkg keep them; else bin/nvidb-train-aot trains afresh).
 # AOTMode=auto runs on without the cache when it is stale or made for other JVM flags, and the
 # aot/cds log tags are silenced so that nothing of that reaches the user.
 # The training records no method profiles (AOTRecordTraining, JDK 25's JEP 515): they are for C2,
 # which the launcher leaves off, and with them C1 compiles more, early: measured, a submit then
 # costs ~15 ms more CPU for ~5 ms less wall time, and 8 processes submitting at once on 2 cores
-# made 11.2 instead of 12.9 submits/s.
+# made 11.2 instead of 12.9 submits/s. The training is two JVMs (record, then create), each
+# started here, so that both see the descriptor (a JVM's own child would not inherit it).
+modules=$home/lib
+if [ -d /proc/self/fd ] && { command exec 9< "$home"; } 2> /dev/null; then
+    modules=/proc/self/fd/9/lib
+fi
 if [ -n "${NVIDB_AOT_TRAIN:-}" ]; then
-    set -- -XX:+UnlockDiagnosticVMOptions -XX:-AOTRecordTraining "-XX:AOTCacheOutput=$NVIDB_AOT_TRAIN" "$@"
-elif [ -f "$home/lib/nvidb.aot" ] && { read -r trained < "$home/lib/nvidb.aot.home"; } 2> /dev/null \
-    && [ "$trained" = "$home" ]; then
+    if [ "${NVIDB_AOT_STEP:-}" = create ]; then
+        set -- -XX:AOTMode=create "-XX:AOTConfiguration=$NVIDB_AOT_TRAIN.conf" "-XX:AOTCache=$NVIDB_AOT_TRAIN" "$@"
+    else
+        set -- -XX:+UnlockDiagnosticVMOptions -XX:-AOTRecordTraining -XX:AOTMode=record \
+            "-XX:AOTConfiguration=$NVIDB_AOT_TRAIN.conf" "$@"
+    fi
+elif [ -f "$home/lib/nvidb.aot" ]; then
     set -- -XX:AOTMode=auto "-XX:AOTCache=$home/lib/nvidb.aot" "$@"
 fi
 # Serial GC and C1 only (TieredStopAtLevel=1): a command is short and mostly single-threaded;
 # measured faster than G1 or full tiered compilation, even listing 10,000 jobs. C1 compiles a
 # method after twice the usual calls (CompileThresholdScaling=2): a submit then burns ~10% less
 # CPU in the compiler thread, and no command measured slower (bench/cli-timings.sh). Compact
-# object headers (JEP 519): listing 10,000 jobs takes ~8% less memory and time. Half the initial
-# heap young (NewRatio=1, the default is a third): a command's objects die young, and listing
-# 10,000 jobs then needs one collection instead of two on an 8 GB machine (none on larger ones);
-# a ratio, not a size, so that no heap is too small for it (a fixed small young generation,
-# measured, saves memory only for the largest listings and makes them slower). No hsperfdata
-# file in /tmp (-UsePerfData). JVM log output (warnings only) goes to stderr, never into a
+# object headers (JEP 519): listing 10,000 jobs takes ~8% less memory and time. A young
+# generation of 16 MiB (-Xmn16m): a command's objects die young, so a collection copies almost
+# nothing, and a command's resident size stays flat in the number of jobs it streams instead of
+# growing with all it ever allocated (`queue status --json` with 10,000 pending jobs: 123 -> 86 MiB
+# peak RSS, the same CPU; 1,000 pending: 74 MiB; bench/status-pending.sh). No hsperfdata file in /tmp (-UsePerfData). JVM log output (warnings only) goes to stderr, never into a
 # command's JSON on stdout.
 exec "$java" \
     -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=2 -XX:+UseCompactObjectHeaders \
-    -XX:NewRatio=1 -XX:-UsePerfData \
+    -Xmn16m -XX:-UsePerfData \
     -Xlog:disable -Xlog:all=warning,aot*=off,cds*=off:stderr \
     --enable-native-access=@NATIVE_ACCESS@ \
     "-Dnvidb.dist.plugins=$home/plugins" \
-    -p "$home/lib" \
+    -p "$modules" \
     "$@"

@@ -1,7 +1,8 @@
 /**
  * The queue itself: job lifecycle, scheduler passes, SQLite store, configuration and the registry
- * of plugins, published through {@code nvidb.core.api} alone. Everything outside (nodes, GPUs,
- * notifications) is reached through {@code nvidb.spi}; this module never names a plugin.
+ * of plugins, published through {@code nvidb.core.api} and the documents made of it
+ * ({@code nvidb.core.view}). Everything outside (nodes, GPUs, notifications) is reached through
+ * {@code nvidb.spi}; this module never names a plugin.
  */
 module nvidb.core {
     requires transitive nvidb.spi;
@@ -10,8 +11,11 @@ module nvidb.core {
     requires org.xerial.sqlitejdbc;
     requires org.yaml.snakeyaml;
 
-    // The one published package: the façade the CLI (and the coming TUI and daemon) work through.
+    // The façade the CLI (and the TUI and daemon) work through, and (view) the documents made of it.
     exports nvidb.core.api;
+    // The JSON documents as records: the CLI's --json, and any other front end that prints the same.
+    exports nvidb.core.view;
+    opens nvidb.core.view to com.fasterxml.jackson.databind;
 
     opens nvidb.core.store.migrations;
 

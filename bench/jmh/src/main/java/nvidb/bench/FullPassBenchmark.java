@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -95,7 +96,7 @@ public class FullPassBenchmark {
         for (int i = 0; i < RUNNING; i++) {
             lifecycle.submit(job(List.of()), "bench", Instant.now());
         }
-        TickSummary first = scheduler.tick(true);
+        TickSummary first = scheduler.tick(true, () -> Duration.ZERO);
         check(first.dispatched().size() == RUNNING && first.errors().isEmpty(), "the first pass started " + first.dispatched().size()
                 + " jobs, errors " + first.errors());
         for (int i = 0; i < PENDING; i++) {
@@ -105,7 +106,7 @@ public class FullPassBenchmark {
         // Closing the last connection folds the WAL into the file: the template is one file.
         Files.deleteIfExists(dir.resolve("template.db-wal"));
         open(work, template);
-        TickSummary pass = scheduler.tick(true);
+        TickSummary pass = scheduler.tick(true, () -> Duration.ZERO);
         check(pass.dispatched().size() == NODES * MemoryNodes.GPUS - RUNNING && pass.errors().isEmpty(),
                 "a measured pass would start " + pass.dispatched().size() + " jobs, errors " + pass.errors());
         close();
@@ -146,7 +147,7 @@ public class FullPassBenchmark {
 
     @Benchmark
     public TickSummary fullPassOver32Nodes() {
-        return scheduler.tick(true);
+        return scheduler.tick(true, () -> Duration.ZERO);
     }
 
     @TearDown(Level.Invocation)

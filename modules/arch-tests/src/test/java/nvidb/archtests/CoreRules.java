@@ -40,4 +40,38 @@ final class CoreRules {
             .because("the published facade names nothing inside core, so the packages behind it may"
                     + " use its values without a cycle and may change without breaking a client; core"
                     + " is reached through QueueAccess, which core provides as a service");
+
+    /** The columns that say where a job is in its life: written by {@code JobLifecycle} alone. */
+    static final String COLUMN = "nvidb.core.store.JobRepository$Column";
+
+    @ArchTest
+    static final ArchRule JOB_STATE_CHANGES_ONLY_IN_LIFECYCLE = noClasses()
+            .that().resideOutsideOfPackages("nvidb.core.lifecycle..", "nvidb.core.store..")
+            .should().accessField(COLUMN, "STATE")
+            .orShould().accessField(COLUMN, "HELD_REASON")
+            .orShould().accessField(COLUMN, "STARTED_AT")
+            .orShould().accessField(COLUMN, "FINISHED_AT")
+            .orShould().accessField(COLUMN, "EXIT_CODE")
+            .orShould().accessField(COLUMN, "ATTEMPT")
+            .because("every change of a job's state (a hold and its release included) is a move of"
+                    + " nvidb.core.lifecycle.Transition, checked and recorded by JobLifecycle in one place");
+
+    /** The documents are built from the facade's values alone, so any front end can print them. */
+    @ArchTest
+    static final ArchRule VIEWS_STAND_ON_THE_FACADE = classes()
+            .that().resideInAPackage("nvidb.core.view")
+            .should().onlyDependOnClassesThat(resideInAnyPackage("nvidb.core.view", "nvidb.core.api", "nvidb.spi..",
+                    "java..", "com.fasterxml.jackson.."))
+            .because("a --json document and the same document from another front end (an HTTP API) are one"
+                    + " record built from what the facade returns, written by nvidb.core.api.Json");
+
+    @ArchTest
+    static final ArchRule NO_JSON_TREES_BUILT_BY_KEY = noClasses()
+            .that().resideInAPackage("nvidb..")
+            .should().dependOnClassesThat().haveFullyQualifiedName("com.fasterxml.jackson.databind.node.ObjectNode")
+            .orShould().dependOnClassesThat().haveFullyQualifiedName("com.fasterxml.jackson.databind.node.ArrayNode")
+            .orShould().dependOnClassesThat().haveFullyQualifiedName(
+                    "com.fasterxml.jackson.databind.node.JsonNodeFactory")
+            .because("a document is a typed record of nvidb.core.view handed to the one writer"
+                    + " (nvidb.core.api.Json), not a tree whose keys are strings spread over the commands");
 }

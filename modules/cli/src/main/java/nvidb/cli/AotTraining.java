@@ -37,6 +37,9 @@ public final class AotTraining {
             List.of("queue", "status", "--json"),
             List.of("queue", "status"),
             List.of("queue", "tick"),
+            // What a Tab runs in bash, zsh and fish: it should answer within a keystroke.
+            List.of("completion", "--candidates", "jobs"),
+            List.of("completion", "--candidates", "nodes"),
             List.of("job", "submit", "--help"));
 
     private AotTraining() {

@@ -96,7 +96,13 @@ final class HelpText {
             Map.entry("job priority", List.of("nvidb job priority 12 5", "nvidb job priority 12 +1",
                     "nvidb job priority 12 --up 2")),
             Map.entry("job purge", List.of("nvidb job purge", "nvidb job purge --state cancelled --json")),
-            Map.entry("plugins", List.of("nvidb plugins", "nvidb plugins --json")));
+            Map.entry("plugins", List.of("nvidb plugins", "nvidb plugins --json")),
+            Map.entry("completion", List.of("nvidb completion bash   # > ~/.local/share/bash-completion/completions/nvidb",
+                    "nvidb completion zsh    # > ~/.zfunc/_nvidb, with fpath+=(~/.zfunc) before compinit",
+                    "nvidb completion fish   # > ~/.config/fish/completions/nvidb.fish")),
+            Map.entry("doctor", List.of("nvidb doctor", "nvidb doctor --json   # exit 1: a check failed")),
+            Map.entry("manpages", List.of("nvidb manpages /tmp/nvidb-man   # then: man -M /tmp/nvidb-man nvidb",
+                    "nvidb manpages share/man/man1")));
 
     private HelpText() {
     }

@@ -7,7 +7,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.function.Supplier;
+import nvidb.cli.commands.CompletionCommand;
+import nvidb.cli.commands.DoctorCommand;
 import nvidb.cli.commands.JobCommand;
+import nvidb.cli.commands.ManPagesCommand;
 import nvidb.cli.commands.PluginsCommand;
 import nvidb.cli.commands.QueueCommand;
 import nvidb.cli.context.CliContext;
@@ -163,7 +167,8 @@ public final class Nvidb implements Runnable, ContextHolder {
         List<String> words = commandWords(args);
         String group = words.isEmpty() ? null : words.get(0);
         String leaf = words.size() > 1 ? words.get(1) : null;
-        boolean known = "plugins".equals(group) || ("job".equals(group) && JobCommand.SUBCOMMANDS.containsKey(leaf))
+        boolean known = "plugins".equals(group) || (group != null && TOOLS.contains(group))
+                || ("job".equals(group) && JobCommand.SUBCOMMANDS.containsKey(leaf))
                 || ("queue".equals(group) && QueueCommand.SUBCOMMANDS.containsKey(leaf));
         // "nvidb --version" (or -V) alone prints the version and nothing of the subcommands.
         boolean versionOnly = args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"));
@@ -176,8 +181,26 @@ public final class Nvidb implements Runnable, ContextHolder {
         if (!versionOnly && (!known || "plugins".equals(group))) {
             cli.addSubcommand("plugins", lines.of(new PluginsCommand()));
         }
+        // Completion scripts and manual pages describe the whole tree, built only when they run.
+        Supplier<CommandLine> whole = () -> {
+            CommandLine all = tree(context, new String[0], lines);
+            HelpText.apply(all);
+            return all;
+        };
+        if (!versionOnly && (!known || "completion".equals(group))) {
+            cli.addSubcommand("completion", lines.of(new CompletionCommand(whole)));
+        }
+        if (!versionOnly && (!known || "doctor".equals(group))) {
+            cli.addSubcommand("doctor", lines.of(new DoctorCommand(() -> QueueHostCheck.of(context))));
+        }
+        if (!versionOnly && (!known || "manpages".equals(group))) {
+            cli.addSubcommand("manpages", lines.of(new ManPagesCommand(whole)));
+        }
         return cli;
     }
+
+    /** The commands of the root that are neither queue nor job nor plugins. */
+    private static final java.util.Set<String> TOOLS = java.util.Set.of("completion", "doctor", "manpages");
 
     private static CommandLine group(CommandLines lines, Object command,
                                      java.util.Map<String, java.util.function.Supplier<Object>> subs, String only) {
@@ -222,19 +245,25 @@ public final class Nvidb implements Runnable, ContextHolder {
                 + (context.debug() ? "" : " (set NVIDB_DEBUG=1 for the stack trace)"));
     }
 
-    /** {@code nvidb --version}. */
+    /** {@code nvidb --version}: the POM's version and the commit the build was made from. */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
+            return new String[] {"nvidb " + property("version.properties", "version")
+                    + " (commit " + property("commit.properties", "commit") + ")"};
+        }
+
+        /** A value the build wrote into a resource of this package; "unknown" where it did not. */
+        static String property(String resource, String key) {
             Properties p = new Properties();
-            try (InputStream in = Nvidb.class.getResourceAsStream("version.properties")) {
+            try (InputStream in = Nvidb.class.getResourceAsStream(resource)) {
                 if (in != null) {
                     p.load(in);
                 }
             } catch (IOException e) {
                 // fall back to "unknown" below
             }
-            return new String[] {"nvidb " + p.getProperty("version", "unknown")};
+            return p.getProperty(key, "unknown");
         }
     }
 }

@@ -52,9 +52,11 @@ class QueryPlansTest {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + cli.database()); Statement s = c.createStatement()) {
             // The benchmark's queue (bench/populate-jobs.sql), with an event per job, some held jobs,
             // a node known only to the database and a few alerts.
-            for (String sql : Files.readString(Path.of("../../bench/populate-jobs.sql")).split(";\\s*\n")) {
-                if (!sql.lines().allMatch(l -> l.isBlank() || l.startsWith("--"))) {
-                    s.execute(sql);
+            for (String file : List.of("../../bench/populate-jobs.sql", "../../bench/populate-job-lists.sql")) {
+                for (String sql : Files.readString(Path.of(file)).split(";\\s*\n")) {
+                    if (!sql.lines().allMatch(l -> l.isBlank() || l.startsWith("--"))) {
+                        s.execute(sql);
+                    }
                 }
             }
             s.execute("INSERT INTO events (ts, kind, job_id, message) SELECT created_at, 'job_submitted', id, name FROM jobs");

@@ -3,8 +3,6 @@ package nvidb.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -21,8 +19,6 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import nvidb.cli.output.Output;
-import nvidb.cli.output.Views;
-import nvidb.core.api.Alert;
 import nvidb.core.api.Job;
 import nvidb.core.api.JobQueries;
 import nvidb.core.api.JobQuery;
@@ -30,15 +26,20 @@ import nvidb.core.api.JobState;
 import nvidb.core.api.Queue;
 import nvidb.core.api.QueueAccess;
 import nvidb.core.api.Times;
+import nvidb.core.view.AlertView;
+import nvidb.core.view.JobView;
+import nvidb.core.view.LaneView;
+import nvidb.core.view.NodeView;
+import nvidb.core.view.QueueDocuments;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code job ls --json} and {@code queue status --json} print their documents while they read
- * the jobs (StreamedDocument): the bytes must be those the commands printed when they built the
- * whole tree first. The oracle here is that earlier code, kept verbatim over the public API, run
- * against a populated queue whose jobs cover every state, held jobs, odd text, stored results
+ * the jobs (StreamedDocument): the bytes must be those of the whole document, the same view
+ * records in one record printed by Output at once. The oracle builds that record over the public
+ * API, run against a populated queue whose jobs cover every state, held jobs, odd text, stored results
  * that are and are not JSON, open and acknowledged alerts and a held lease.
  */
 class StreamedJsonTest {
@@ -100,7 +101,6 @@ class StreamedJsonTest {
                       held_reason = CASE WHEN id % 14 = 0 THEN 'dependency 3 failed' WHEN id % 21 = 0 THEN '' END,
                       node = CASE WHEN id % 7 IN (1, 2, 3) THEN 'box' END,
                       node_constraint = CASE WHEN id % 5 = 0 THEN 'box' END,
-                      gpu_ids = CASE WHEN id % 7 = 1 THEN '[0,1]' ELSE '[]' END,
                       started_at = CASE WHEN id % 7 IN (2, 3, 5) THEN created_at END,
                       finished_at = CASE WHEN id % 7 >= 2 THEN strftime('%Y-%m-%dT%H:%M:%S+00:00', created_at,
                                     '+' || (id * 37 % 5000) || ' seconds') END,
@@ -108,9 +108,6 @@ class StreamedJsonTest {
                       result = CASE WHEN id % 9 = 0 THEN '{"acc": 0.93, "nested": {"l": [1, 2.5, "x", null, true, -7]}}'
                                WHEN id % 13 = 0 THEN 'not json {' WHEN id % 17 = 0 THEN '"a string"' END,
                       progress = CASE WHEN id % 7 = 1 THEN 'epoch 3/10' END,
-                      tags = CASE id % 3 WHEN 0 THEN '["a","b"]' WHEN 1 THEN '[]' ELSE '["b"]' END,
-                      env = CASE WHEN id % 4 = 0 THEN '{"K":"v","EMPTY":"","U":"ü"}' ELSE '{}' END,
-                      depends_on = CASE WHEN id % 6 = 0 THEN '[1,2]' ELSE '[]' END,
                       priority = id % 4 - 1,
                       remote_pid = CASE WHEN id % 7 = 1 THEN 4000 + id END,
                       run_dir = CASE WHEN id % 7 IN (1, 2, 3) THEN '/tmp/jobs/' || id END,
@@ -118,6 +115,18 @@ class StreamedJsonTest {
                       gpu_mem_mb = CASE WHEN id % 7 = 1 THEN 1000 + id END,
                       max_runtime_s = CASE WHEN id % 8 = 0 THEN 3600 END
                     WHERE id > 1""");
+            // The lists (schema 4: child tables), varied the same way.
+            for (String list : List.of(
+                    "INSERT INTO job_gpus SELECT id, p.i, p.i FROM jobs, (SELECT 0 AS i UNION ALL SELECT 1) AS p WHERE id > 1 AND id % 7 = 1",
+                    "INSERT INTO job_tags SELECT id, 0, 'a' FROM jobs WHERE id > 1 AND id % 3 = 0",
+                    "INSERT INTO job_tags SELECT id, CASE WHEN id % 3 = 0 THEN 1 ELSE 0 END, 'b' FROM jobs WHERE id > 1 AND id % 3 != 1",
+                    "INSERT INTO job_env SELECT id, 0, 'K', 'v' FROM jobs WHERE id > 1 AND id % 4 = 0",
+                    "INSERT INTO job_env SELECT id, 1, 'EMPTY', '' FROM jobs WHERE id > 1 AND id % 4 = 0",
+                    "INSERT INTO job_env SELECT id, 2, 'U', 'ü' FROM jobs WHERE id > 1 AND id % 4 = 0",
+                    "INSERT INTO job_dependencies SELECT id, 'all', p.i, p.i + 1 FROM jobs,"
+                            + " (SELECT 0 AS i UNION ALL SELECT 1) AS p WHERE id > 1 AND id % 6 = 0")) {
+                s.execute(list);
+            }
             for (int i = 1; i <= 25; i++) {
                 s.execute("INSERT INTO alerts (ts, kind, severity, job_id, node, title, detail, acknowledged_at) VALUES"
                         + " ('2026-01-02T03:04:" + (10 + i) + "+00:00', 'job_failed', 'error', " + i + ", 'box',"
@@ -139,11 +148,7 @@ class StreamedJsonTest {
         String expected = withQueue(q -> {
             // job ls --json as it was before streaming.
             JobQueries.JobPage page = q.jobQueries().jobs(query);
-            ObjectNode o = Output.object();
-            o.set("jobs", Views.jobs(page.jobs(), Instant.now()));
-            o.put("limit", limit);
-            o.put("truncated", limit > 0 && page.jobs().size() == limit);
-            return o;
+            return new Listing(JobView.of(page.jobs(), Instant.now()), limit, limit > 0 && page.jobs().size() == limit);
         });
         assertEquals(expected, streamed.out(), String.join(" ", command));
         assertTrue(streamed.json().path("jobs").isArray());
@@ -165,55 +170,38 @@ class StreamedJsonTest {
             var nodes = service.nodeAdmin().nodes(false);
             JobQueries.AlertPage alerts = service.jobQueries().alerts(false, 20);
             Map<String, Long> counts = service.jobQueries().countsByState();
-            ObjectNode o = Output.object();
-            o.put("generated_at", Times.iso(now));
-            o.put("db_path", service.info().database().toString());
-            o.putNull("queue_host");
-            o.put("last_tick_at", Times.iso(service.lastTickAt()));
-            o.put("last_backup_at", Times.iso(service.backups().lastBackupAt().orElse(null)));
-            var lease = service.tickLease();
-            if (lease.isPresent()) {
-                ObjectNode l = o.putObject("tick_lock");
-                l.put("name", lease.get().name());
-                l.put("owner", lease.get().owner());
-                l.put("acquired_at", Times.iso(lease.get().acquiredAt()));
-                l.put("expires_at", Times.iso(lease.get().expiresAt()));
-            } else {
-                o.putNull("tick_lock");
-            }
-            o.set("daemon", nvidb.cli.output.DaemonViews.daemon(service.daemon()));
             // No keeper is installed here.
-            o.set("keeper", nvidb.cli.output.DaemonViews.keeper(
-                    new nvidb.core.api.Keeper.State(false, null, false, null, null, null, null)));
-            ObjectNode settings = o.putObject("settings");
-            settings.put("headroom_mb", service.info().headroomMb());
-            settings.put("max_jobs_per_gpu", service.info().maxJobsPerGpu());
-            settings.put("placement", service.info().placement());
-            ObjectNode c = o.putObject("counts");
-            counts.forEach(c::put);
-            o.set("held", Views.jobs(held, now));
-            ArrayNode n = o.putArray("nodes");
-            nodes.forEach(v -> n.add(Views.node(v, true)));
-            ArrayNode lanes = o.putArray("lanes");
-            service.laneQueries().list(null).forEach(v -> lanes.add(nvidb.cli.output.LaneViews.view(v, now)));
-            o.set("jobs", Views.jobs(active, now));
-            o.set("recent", Views.jobs(recent, now));
-            ArrayNode a = o.putArray("alerts");
-            for (Alert alert : alerts.alerts()) {
-                a.add(Views.alert(alert));
-            }
-            o.put("open_alerts", alerts.open());
-            o.put("pending_reaps", service.nodeAdmin().pendingReaps());
-            return o;
+            return new Status(Times.iso(now), service.info().database().toString(), null, Times.iso(service.lastTickAt()),
+                    Times.iso(service.backups().lastBackupAt().orElse(null)), QueueDocuments.TickLock.of(service.tickLease()),
+                    QueueDocuments.Daemon.of(service.daemon()), QueueDocuments.KeeperState.of(
+                            new nvidb.core.api.Keeper.State(false, null, false, null, null, null, null)),
+                    QueueDocuments.Settings.of(service.info()), counts, JobView.of(held, now),
+                    nodes.stream().map(v -> NodeView.of(v, true)).toList(),
+                    service.laneQueries().list(null).stream().map(v -> LaneView.Detail.of(v, now)).toList(),
+                    JobView.of(active, now), JobView.of(recent, now),
+                    alerts.alerts().stream().map(AlertView.Listed::of).toList(), alerts.open(),
+                    service.nodeAdmin().pendingReaps());
         });
         assertEquals(expected, streamed.out());
     }
 
+    /** {@code job ls --json}, whole. */
+    record Listing(List<JobView> jobs, int limit, boolean truncated) {
+    }
+
+    /** {@code queue status --json}, whole. */
+    record Status(String generatedAt, String dbPath, String queueHost, String lastTickAt, String lastBackupAt,
+                  QueueDocuments.TickLock tickLock, QueueDocuments.Daemon daemon, QueueDocuments.KeeperState keeper,
+                  QueueDocuments.Settings settings, Map<String, Long> counts, List<JobView> held, List<NodeView> nodes,
+                  List<LaneView.Detail> lanes, List<JobView> jobs, List<JobView> recent, List<AlertView.Listed> alerts, long openAlerts,
+                  long pendingReaps) {
+    }
+
     /** The document {@code build} makes from an open queue, printed as Output prints one. */
-    private String withQueue(java.util.function.Function<Queue, ObjectNode> build) {
+    private String withQueue(java.util.function.Function<Queue, Object> build) {
         Map<String, String> env = Map.of("HOME", tmp.toString(), "NVIDB_HOME", cli.nvidbHome().toString(), "USER", "tester");
         try (QueueAccess access = QueueAccess.open(env, null, false, home -> List.of())) {
-            ObjectNode doc = build.apply(access.queue());
+            Object doc = build.apply(access.queue());
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
             new Output(out, out).document(doc);

@@ -1,12 +1,10 @@
 package nvidb.cli.commands;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
-import nvidb.cli.output.Output;
-import nvidb.cli.output.Views;
 import nvidb.core.api.JobCommands;
+import nvidb.core.view.JobDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -23,16 +21,12 @@ public final class JobCancel extends BaseCommand {
         List<Outcomes.Item> items = results.stream().map(c -> new Outcomes.Item(c.id(), c.cancelled(), c.state())).toList();
         Outcomes.Verdict verdict = Outcomes.verdict(items, "cancel");
         if (json()) {
-            ObjectNode o = Output.object();
-            verdict.into(o);
-            ArrayNode a = o.putArray("results");
+            List<JobDocuments.Cancelled> views = new ArrayList<>();
             for (int i = 0; i < results.size(); i++) {
                 JobCommands.Cancelled c = results.get(i);
-                ObjectNode x = Outcomes.result(a, items.get(i), "cancel");
-                x.put("cancelled", c.cancelled());
-                Views.longs(x.putArray("holds"), c.holds());
+                views.add(new JobDocuments.Cancelled(Outcomes.view(items.get(i), "cancel"), c.cancelled(), c.holds()));
             }
-            out().document(o);
+            out().document(new JobDocuments.Several<>(verdict.view(), views, null));
         } else {
             for (JobCommands.Cancelled c : results) {
                 out().line("job " + c.id() + ": " + (c.cancelled() ? "cancelled"

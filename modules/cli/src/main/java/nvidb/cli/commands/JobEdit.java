@@ -1,14 +1,14 @@
 package nvidb.cli.commands;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
-import nvidb.cli.output.Output;
-import nvidb.cli.output.Views;
 import nvidb.core.api.Ids;
 import nvidb.core.api.Job;
 import nvidb.core.api.JobEdits;
+import nvidb.core.view.JobDocuments;
+import nvidb.core.view.JobView;
+import nvidb.core.view.TickView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -41,12 +41,8 @@ public final class JobEdit extends BaseCommand {
                 Ids.parseLists(dropAfter), Ids.parseLists(addAny), Ids.parseLists(dropAny), tick.after());
         Job job = edited.job();
         if (json()) {
-            ObjectNode o = Output.object();
-            o.put("ok", true);
-            o.put("changed", edited.changed());
-            o.set("job", Views.job(job, now()));
-            o.set("tick", Views.tick(edited.tick()));
-            out().document(o);
+            out().document(new JobDocuments.Edited(true, edited.changed(), JobView.of(job, now()),
+                    TickView.of(edited.tick())));
         } else {
             out().line("job " + job.id() + " (" + job.displayState() + "): after=" + list(job.dependsOn())
                     + " after-any=" + list(job.dependsAny()) + (edited.changed() ? "" : "  (unchanged)"));

@@ -1,11 +1,10 @@
 package nvidb.cli.commands;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import nvidb.cli.context.Interrupted;
-import nvidb.cli.output.Output;
 import nvidb.core.api.Job;
 import nvidb.core.api.Queue;
 import nvidb.core.api.TickMode;
+import nvidb.core.view.JobDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -54,11 +53,7 @@ public final class JobLogs extends BaseCommand {
                 String last = service.jobQueries().logs(jobId, stderr, Math.max(number, 10_000));
                 print(jobId, suffixAfter(seen, last));
                 if (json()) {
-                    ObjectNode end = chunk(jobId, null);
-                    end.put("summary", true);
-                    end.put("state", job.state().label());
-                    end.put("exit_code", job.exitCode());
-                    out().document(end);
+                    out().document(new JobDocuments.LogEnd(jobId, stream(), true, job.state().label(), job.exitCode()));
                 }
                 return 0;
             }
@@ -84,14 +79,12 @@ public final class JobLogs extends BaseCommand {
         }
     }
 
-    private ObjectNode chunk(long jobId, String text) {
-        ObjectNode o = Output.object();
-        o.put("id", jobId);
-        o.put("stream", stderr ? "stderr" : "stdout");
-        if (text != null) {
-            o.put("log", text);
-        }
-        return o;
+    private JobDocuments.LogChunk chunk(long jobId, String text) {
+        return new JobDocuments.LogChunk(jobId, stream(), text);
+    }
+
+    private String stream() {
+        return stderr ? "stderr" : "stdout";
     }
 
     /** What {@code now} adds after the text already printed (its end overlaps the start of {@code now}). */

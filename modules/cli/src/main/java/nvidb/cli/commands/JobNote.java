@@ -1,11 +1,10 @@
 package nvidb.cli.commands;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
-import nvidb.cli.output.Output;
 import nvidb.core.api.Job;
 import nvidb.core.api.NvidbException;
+import nvidb.core.view.JobDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -52,11 +51,7 @@ public final class JobNote extends BaseCommand {
         if (given.isEmpty()) {
             job = service().jobQueries().job(jobId);
             if (json()) {
-                ObjectNode o = Output.object();
-                o.put("id", job.id());
-                o.put("notes", job.notes());
-                o.put("progress", job.progress());
-                out().document(o);
+                out().document(new JobDocuments.Note(job.id(), job.notes(), job.progress()));
             } else {
                 out().line(job.notes() == null ? "(no note)" : job.notes());
             }
@@ -65,11 +60,7 @@ public final class JobNote extends BaseCommand {
         String value = clear ? null : append != null ? append : String.join(" ", text);
         job = service().jobEdits().setNote(jobId, value, append != null);
         if (json()) {
-            ObjectNode o = Output.object();
-            o.put("ok", true);
-            o.put("id", job.id());
-            o.put("notes", job.notes());
-            out().document(o);
+            out().document(new JobDocuments.Noted(true, job.id(), job.notes()));
         } else {
             out().line("job " + job.id() + " note: " + (job.notes() == null ? "(cleared)" : job.notes()));
         }

@@ -1,10 +1,9 @@
 package nvidb.cli.commands;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import nvidb.cli.output.Output;
 import nvidb.core.api.Job;
 import nvidb.core.api.JobEdits;
 import nvidb.core.api.NvidbException;
+import nvidb.core.view.JobDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -44,12 +43,7 @@ public final class JobPriority extends BaseCommand {
             }
             JobEdits.Moved moved = service().jobEdits().movePriority(jobId, slots);
             if (json()) {
-                ObjectNode o = Output.object();
-                o.put("id", moved.id());
-                o.put("moved", moved.moved());
-                o.put("priority", moved.priority());
-                o.put("slot", moved.slot());
-                out().document(o);
+                out().document(new JobDocuments.Moved(moved.id(), moved.moved(), moved.priority(), moved.slot()));
             } else {
                 out().line(moved.moved() ? "job " + jobId + ": moved " + (slots > 0 ? "up" : "down") + " to slot "
                         + moved.slot() : "job " + jobId + ": not moved (already at slot " + moved.slot() + ")");
@@ -58,14 +52,8 @@ public final class JobPriority extends BaseCommand {
         }
         Job job = value == null ? service().jobQueries().job(jobId) : service().jobEdits().setPriority(jobId, value);
         if (json()) {
-            ObjectNode o = Output.object();
-            if (value != null) {
-                o.put("ok", true);
-            }
-            o.put("id", job.id());
-            o.put("priority", job.priority());
-            o.put("state", job.state().label());
-            out().document(o);
+            out().document(new JobDocuments.Priority(value != null ? Boolean.TRUE : null, job.id(), job.priority(),
+                    job.state().label()));
         } else {
             out().line("job " + job.id() + " priority: " + job.priority());
         }

@@ -1,12 +1,11 @@
 package nvidb.cli.commands;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
-import nvidb.cli.output.Output;
 import nvidb.core.api.JobState;
+import nvidb.core.view.JobDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -23,10 +22,7 @@ public final class JobPurge extends BaseCommand {
         states.forEach(s -> wanted.add(JobState.fromLabel(s)));
         int removed = service().jobCommands().purge(wanted);
         if (json()) {
-            ObjectNode o = Output.object();
-            o.put("ok", true);
-            o.put("removed", removed);
-            out().document(o);
+            out().document(new JobDocuments.Purged(true, removed));
         } else {
             out().line("removed " + removed + " finished job record(s)");
         }

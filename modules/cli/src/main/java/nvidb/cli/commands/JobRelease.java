@@ -1,11 +1,10 @@
 package nvidb.cli.commands;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
 import java.util.List;
-import nvidb.cli.output.Output;
-import nvidb.cli.output.Views;
 import nvidb.core.api.JobCommands;
+import nvidb.core.view.JobDocuments;
+import nvidb.core.view.TickView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -26,18 +25,13 @@ public final class JobRelease extends BaseCommand {
                 .map(r -> new Outcomes.Item(r.id(), r.released(), r.state(), r.reason())).toList();
         Outcomes.Verdict verdict = Outcomes.verdict(items, "release");
         if (json()) {
-            ObjectNode o = Output.object();
-            verdict.into(o);
-            ArrayNode results = o.putArray("results");
+            List<JobDocuments.Released> views = new ArrayList<>();
             for (int i = 0; i < items.size(); i++) {
                 JobCommands.Released r = result.results().get(i);
-                ObjectNode x = Outcomes.result(results, items.get(i), "release");
-                x.put("released", r.released());
-                x.put("reason", r.reason());
-                Views.longs(x.putArray("dropped"), r.dropped());
+                views.add(new JobDocuments.Released(Outcomes.view(items.get(i), "release"), r.released(), r.reason(),
+                        r.dropped()));
             }
-            o.set("tick", Views.tick(result.tick()));
-            out().document(o);
+            out().document(new JobDocuments.Several<>(verdict.view(), views, TickView.of(result.tick())));
         } else {
             for (JobCommands.Released r : result.results()) {
                 out().line("job " + r.id() + ": " + r.reason());

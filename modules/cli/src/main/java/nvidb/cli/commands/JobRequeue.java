@@ -1,11 +1,10 @@
 package nvidb.cli.commands;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
 import java.util.List;
-import nvidb.cli.output.Output;
-import nvidb.cli.output.Views;
 import nvidb.core.api.JobCommands;
+import nvidb.core.view.JobDocuments;
+import nvidb.core.view.TickView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -25,14 +24,11 @@ public final class JobRequeue extends BaseCommand {
                 .map(r -> new Outcomes.Item(r.id(), r.requeued(), r.state())).toList();
         Outcomes.Verdict verdict = Outcomes.verdict(items, "requeue");
         if (json()) {
-            ObjectNode o = Output.object();
-            verdict.into(o);
-            ArrayNode a = o.putArray("results");
+            List<JobDocuments.Requeued> views = new ArrayList<>();
             for (int i = 0; i < items.size(); i++) {
-                Outcomes.result(a, items.get(i), "requeue").put("requeued", result.results().get(i).requeued());
+                views.add(new JobDocuments.Requeued(Outcomes.view(items.get(i), "requeue"), result.results().get(i).requeued()));
             }
-            o.set("tick", Views.tick(result.tick()));
-            out().document(o);
+            out().document(new JobDocuments.Several<>(verdict.view(), views, TickView.of(result.tick())));
         } else {
             for (JobCommands.Requeued r : result.results()) {
                 out().line("job " + r.id() + ": " + (r.requeued() ? "requeued"

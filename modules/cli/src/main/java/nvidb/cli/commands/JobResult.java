@@ -1,9 +1,8 @@
 package nvidb.cli.commands;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import nvidb.cli.output.Output;
-import nvidb.cli.output.Views;
 import nvidb.core.api.Job;
+import nvidb.core.view.JobDocuments;
+import nvidb.core.view.StoredJson;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -22,18 +21,12 @@ public final class JobResult extends BaseCommand {
     protected int execute() {
         Job job = set == null ? service().jobQueries().job(id.value()) : service().jobEdits().setResult(id.value(), set);
         if (json()) {
-            ObjectNode o = Output.object();
-            if (set != null) {
-                o.put("ok", true);
-            }
-            o.put("id", job.id());
-            o.put("state", job.state().label());
-            o.set("result", Views.parsed(job.resultJson()));
-            out().document(o);
+            out().document(new JobDocuments.Result(set != null ? Boolean.TRUE : null, job.id(), job.state().label(),
+                    StoredJson.parsed(job.resultJson())));
         } else if (job.resultJson() == null) {
             out().line("(no result)");
         } else {
-            out().line(Views.parsed(job.resultJson()).toPrettyString());
+            out().line(StoredJson.parsed(job.resultJson()).toPrettyString());
         }
         return 0;
     }

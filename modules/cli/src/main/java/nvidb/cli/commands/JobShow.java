@@ -1,12 +1,12 @@
 package nvidb.cli.commands;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import nvidb.cli.output.HumanViews;
-import nvidb.cli.output.Views;
-import nvidb.core.api.Event;
 import nvidb.core.api.JobQueries;
 import nvidb.core.api.Queue;
+import nvidb.core.view.BatchView;
+import nvidb.core.view.EventView;
+import nvidb.core.view.JobDocuments;
+import nvidb.core.view.JobView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -29,24 +29,8 @@ public final class JobShow extends BaseCommand {
         service.tick(tick.read());
         JobQueries.JobDetail detail = service.jobQueries().show(jobId);
         if (json()) {
-            ObjectNode o = Views.job(detail.job(), now());
-            if (detail.batch() != null) {
-                // Only for a job a batch node (Slurm) holds or held: why it waits there, and its id there.
-                o.put("reason", detail.job().state().label().equals("pending") ? detail.batch().reason() : null);
-                ObjectNode b = o.putObject("batch");
-                b.put("node", detail.batch().node());
-                b.put("id", detail.batch().id());
-                b.put("state", detail.batch().state());
-                b.put("reason", detail.batch().reason());
-            }
-            ArrayNode events = o.putArray("events");
-            for (Event e : detail.events()) {
-                events.add(Views.event(e));
-            }
-            if (logs != null) {
-                o.put("log_tail", logTail(service, jobId));
-            }
-            out().document(o);
+            out().document(new JobDocuments.Shown(JobView.of(detail.job(), now()), BatchView.of(detail),
+                    detail.events().stream().map(EventView::of).toList(), logs == null ? null : logTail(service, jobId)));
         } else {
             out().line(HumanViews.jobDetail(detail.job(), detail.events(), now()));
             if (detail.batch() != null) {

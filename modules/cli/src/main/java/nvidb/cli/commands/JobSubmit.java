@@ -1,6 +1,5 @@
 package nvidb.cli.commands;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -9,8 +8,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import nvidb.cli.output.Output;
-import nvidb.cli.output.Views;
 import nvidb.core.api.Ids;
 import nvidb.core.api.Job;
 import nvidb.core.api.JobCommands;
@@ -18,6 +15,9 @@ import nvidb.core.api.JobState;
 import nvidb.core.api.NvidbException;
 import nvidb.core.api.ShellQuote;
 import nvidb.core.api.SubmitRequest;
+import nvidb.core.view.JobDocuments;
+import nvidb.core.view.JobView;
+import nvidb.core.view.TickView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -110,15 +110,8 @@ public final class JobSubmit extends BaseCommand {
             job = waited.jobs().getFirst();
         }
         if (json()) {
-            ObjectNode o = Output.object();
-            o.put("ok", true);
-            o.put("duplicate", s.duplicate());
-            o.set("job", Views.job(job, now()));
-            o.set("tick", Views.tick(s.tick()));
-            if (waitForIt) {
-                o.put("interrupted", waited != null && waited.interrupted());
-            }
-            out().document(o);
+            out().document(new JobDocuments.Submitted(true, s.duplicate(), JobView.of(job, now()), TickView.of(s.tick()),
+                    waitForIt ? (Boolean) (waited != null && waited.interrupted()) : null));
         } else {
             out().line((s.duplicate() ? "already submitted as job " : "submitted job ") + job.id() + " ("
                     + job.displayState() + ")");

@@ -1,14 +1,16 @@
 package nvidb.cli.commands;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import java.util.ArrayList;
 import java.util.List;
 import nvidb.cli.output.HumanViews;
-import nvidb.cli.output.Output;
-import nvidb.cli.output.Views;
 import nvidb.core.api.Job;
 import nvidb.core.api.NvidbException;
 import nvidb.core.api.Queue;
+import nvidb.core.view.JobDocuments;
+import nvidb.core.view.JobView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -47,23 +49,14 @@ public final class JobWait extends BaseCommand {
                 .orElseGet(() -> new Outcomes.Item(id, false, null))).toList();
         Outcomes.Verdict verdict = Outcomes.verdict(items, "wait for");
         if (json()) {
-            ObjectNode doc = Output.object();
-            verdict.into(doc);
-            ArrayNode results = doc.putArray("results");
-            items.forEach(item -> Outcomes.result(results, item, "wait for"));
-            ArrayNode jobs = doc.putArray("jobs");
+            List<JobDocuments.WaitedJob> jobs = new ArrayList<>();
             for (Job j : o.jobs()) {
-                ObjectNode v = Views.job(j, now());
-                if (logs != null) {
-                    v.put("log_tail", j.runDir() == null ? null : service.jobQueries().logs(j.id(), false, logs));
-                }
-                jobs.add(v);
+                JsonNode tail = logs == null ? null : j.runDir() == null ? NullNode.getInstance()
+                        : TextNode.valueOf(service.jobQueries().logs(j.id(), false, logs));
+                jobs.add(new JobDocuments.WaitedJob(JobView.of(j, now()), tail));
             }
-            doc.put("all_done", o.allDone());
-            doc.put("all_succeeded", o.allSucceeded());
-            doc.put("timed_out", o.timedOut());
-            doc.put("interrupted", o.interrupted());
-            out().document(doc);
+            out().document(new JobDocuments.Waited(verdict.view(), items.stream().map(i -> Outcomes.view(i, "wait for"))
+                    .toList(), jobs, o.allDone(), o.allSucceeded(), o.timedOut(), o.interrupted()));
         } else {
             if (!o.jobs().isEmpty()) {
                 out().line(HumanViews.jobTable(o.jobs(), now(), ""));

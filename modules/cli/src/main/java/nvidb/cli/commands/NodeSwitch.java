@@ -1,8 +1,7 @@
 package nvidb.cli.commands;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import nvidb.cli.output.Output;
 import nvidb.core.api.NodeRecord;
+import nvidb.core.view.QueueDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -23,11 +22,9 @@ public abstract class NodeSwitch extends BaseCommand {
     protected int execute() {
         NodeRecord n = apply(node);
         if (json()) {
-            ObjectNode o = Output.object();
-            o.put("ok", true);
-            o.put("node", n.name());
-            o.put(key(), value(n));
-            out().document(o);
+            boolean ignoring = key().equals("ignored");
+            out().document(new QueueDocuments.NodeSwitched(true, n.name(), ignoring ? null : (Boolean) value(n),
+                    ignoring ? (Boolean) value(n) : null));
         } else {
             out().line("node " + n.name() + " " + word());
         }

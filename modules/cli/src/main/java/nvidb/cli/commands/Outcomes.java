@@ -1,12 +1,11 @@
 package nvidb.cli.commands;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 import nvidb.cli.output.Output;
 import nvidb.core.api.ErrorCode;
+import nvidb.core.view.JobDocuments;
 
 /**
  * The outcome of commands that act on several jobs at once (cancel, requeue, release). Every id
@@ -44,12 +43,8 @@ final class Outcomes {
     }
 
     record Verdict(ErrorCode code, String message) {
-        void into(ObjectNode o) {
-            o.put("ok", code == null);
-            if (code != null) {
-                o.put("error", message);
-                o.put("code", code.label());
-            }
+        JobDocuments.Verdict view() {
+            return new JobDocuments.Verdict(code == null, message, code == null ? null : code.label());
         }
 
         int report(Output out) {
@@ -67,19 +62,12 @@ final class Outcomes {
     }
 
     /**
-     * Adds one id's entry to {@code results}: {@code id, ok, state}, and {@code error, code} when
-     * it was not acted on. The command adds its own keys (cancelled, holds, …) to what is returned.
+     * One id's entry of {@code results}: {@code id, ok, state}, and {@code error, code} when it was
+     * not acted on. A command's own result record adds its keys (cancelled, holds, …) after it.
      */
-    static ObjectNode result(ArrayNode results, Item item, String action) {
-        ObjectNode x = results.addObject();
-        x.put("id", item.id());
-        x.put("ok", item.done());
-        x.put("state", item.state());
-        if (!item.done()) {
-            x.put("error", item.error(action));
-            x.put("code", item.code().label());
-        }
-        return x;
+    static JobDocuments.Item view(Item item, String action) {
+        return new JobDocuments.Item(item.id(), item.done(), item.state(), item.error(action),
+                item.done() ? null : item.code().label());
     }
 
     static Verdict verdict(List<Item> items, String action) {

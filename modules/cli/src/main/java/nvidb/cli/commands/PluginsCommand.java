@@ -1,11 +1,9 @@
 package nvidb.cli.commands;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
-import nvidb.cli.output.Output;
 import nvidb.cli.output.Table;
 import nvidb.core.api.PluginEntry;
+import nvidb.core.view.QueueDocuments;
 import picocli.CommandLine.Command;
 
 @Command(name = "plugins", mixinStandardHelpOptions = true, description = {
@@ -15,16 +13,7 @@ public final class PluginsCommand extends BaseCommand {
     protected int execute() {
         List<PluginEntry> plugins = ctx().plugins();
         if (json()) {
-            ObjectNode o = Output.object();
-            ArrayNode a = o.putArray("plugins");
-            for (PluginEntry e : plugins) {
-                ObjectNode x = a.addObject();
-                x.put("name", e.name());
-                x.put("kind", e.kind().label());
-                x.put("version", e.factory().version());
-                x.put("origin", e.origin());
-            }
-            out().document(o);
+            out().document(new QueueDocuments.Plugins(plugins.stream().map(QueueDocuments.Plugin::of).toList()));
         } else {
             Table t = new Table("NAME", "KIND", "VERSION", "ORIGIN");
             for (PluginEntry e : plugins) {

@@ -1,13 +1,11 @@
 package nvidb.cli.commands;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
-import nvidb.cli.output.Output;
 import nvidb.core.api.ErrorCode;
 import nvidb.core.api.Ids;
 import nvidb.core.api.JobCommands;
+import nvidb.core.view.QueueDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -31,25 +29,11 @@ public final class QueueAck extends BaseCommand {
         String error = missing.isEmpty() ? null : "alert" + (missing.size() > 1 ? "s " : " ")
                 + String.join(", ", missing.stream().map(String::valueOf).toList()) + " not found";
         if (json()) {
-            ObjectNode o = Output.object();
-            o.put("ok", error == null);
-            if (error != null) {
-                o.put("error", error);
-                o.put("code", ErrorCode.NOT_FOUND.label());
-            }
-            o.put("acknowledged", r.acknowledged());
-            ArrayNode a = o.putArray("results");
-            for (JobCommands.Acknowledged x : r.results()) {
-                ObjectNode e = a.addObject();
-                e.put("id", x.id());
-                e.put("ok", x.found());
-                e.put("acknowledged", x.acknowledged());
-                if (!x.found()) {
-                    e.put("error", "alert " + x.id() + " not found");
-                    e.put("code", ErrorCode.NOT_FOUND.label());
-                }
-            }
-            out().document(o);
+            String notFound = ErrorCode.NOT_FOUND.label();
+            out().document(new QueueDocuments.Acked(error == null, error, error == null ? null : notFound,
+                    r.acknowledged(), r.results().stream().map(x -> new QueueDocuments.AckResult(x.id(), x.found(),
+                            x.acknowledged(), x.found() ? null : "alert " + x.id() + " not found",
+                            x.found() ? null : notFound)).toList()));
         } else {
             out().line("acknowledged " + r.acknowledged() + " alert(s)");
             if (error != null) {

@@ -1,14 +1,12 @@
 package nvidb.cli.commands;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import nvidb.cli.output.HumanViews;
-import nvidb.cli.output.Output;
-import nvidb.cli.output.Views;
 import nvidb.core.api.Alert;
 import nvidb.core.api.JobQueries;
 import nvidb.core.api.NvidbException;
 import nvidb.core.api.Queue;
+import nvidb.core.view.AlertView;
+import nvidb.core.view.QueueDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -37,13 +35,7 @@ public final class QueueAlerts extends BaseCommand {
         service.tick(tick.read());
         JobQueries.AlertPage page = service.jobQueries().alerts(all, number);
         if (json()) {
-            ObjectNode o = Output.object();
-            ArrayNode a = o.putArray("alerts");
-            for (Alert alert : page.alerts()) {
-                a.add(Views.alert(alert));
-            }
-            o.put("open", page.open());
-            out().document(o);
+            out().document(new QueueDocuments.Alerts(page.alerts().stream().map(AlertView.Listed::of).toList(), page.open()));
         } else if (page.alerts().isEmpty()) {
             out().line("no open alerts");
         } else {

@@ -1,13 +1,11 @@
 package nvidb.cli.commands;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.OptionalInt;
-import nvidb.cli.output.BackupViews;
-import nvidb.cli.output.Output;
 import nvidb.core.api.Backups;
 import nvidb.core.api.NvidbException;
+import nvidb.core.view.BackupDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -37,10 +35,7 @@ public final class QueueBackup extends BaseCommand {
         Backups.Backup b = service().backups().take(Optional.ofNullable(path).map(Path::of),
                 keep == null ? OptionalInt.empty() : OptionalInt.of(keep));
         if (json()) {
-            ObjectNode o = Output.object();
-            o.put("ok", true);
-            o.set("backup", BackupViews.backup(b));
-            out().document(o);
+            out().document(new BackupDocuments.Backed(true, BackupDocuments.BackupView.of(b)));
         } else {
             out().line("backed up " + b.source() + " to " + b.path() + " (" + b.bytes() + " bytes, quick_check "
                     + b.quickCheck() + ", " + b.tookMs() + " ms"

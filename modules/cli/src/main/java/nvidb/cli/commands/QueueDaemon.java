@@ -4,12 +4,12 @@ import java.time.Duration;
 import java.util.List;
 import nvidb.cli.context.StopSignals;
 import nvidb.cli.output.DaemonLog;
-import nvidb.cli.output.DaemonViews;
 import nvidb.cli.output.HumanViews;
-import nvidb.cli.output.Views;
 import nvidb.core.api.Daemon;
 import nvidb.core.api.NvidbException;
 import nvidb.core.api.TickSummary;
+import nvidb.core.view.BackupDocuments;
+import nvidb.core.view.QueueDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -86,7 +86,7 @@ public final class QueueDaemon extends BaseCommand {
         }
         log.line("stopped after " + passes + " pass(es)");
         if (json()) {
-            out().document(Views.watchSummary(passes, dispatched, finished));
+            out().document(new QueueDocuments.WatchSummary(true, passes, dispatched, finished));
         }
         return 0;
     }
@@ -107,7 +107,7 @@ public final class QueueDaemon extends BaseCommand {
                     log.line("pass (" + p.wokenBy().label() + ", " + p.durationMs() + " ms) " + String.join("; ", lines));
                 }
                 if (json()) {
-                    out().document(DaemonViews.pass(p));
+                    out().document(BackupDocuments.Pass.of(p));
                 } else if (once) {
                     lines.forEach(out()::line);
                 }

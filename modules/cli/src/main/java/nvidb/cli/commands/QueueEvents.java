@@ -1,14 +1,11 @@
 package nvidb.cli.commands;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import nvidb.cli.output.HumanViews;
-import nvidb.cli.output.Output;
-import nvidb.cli.output.Views;
-import nvidb.core.api.Event;
 import nvidb.core.api.Ids;
 import nvidb.core.api.JobQueries;
 import nvidb.core.api.NvidbException;
+import nvidb.core.view.EventView;
+import nvidb.core.view.QueueDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -34,13 +31,7 @@ public final class QueueEvents extends BaseCommand {
         Long jobId = job == null ? null : Ids.parse(job);
         JobQueries.EventPage page = service().jobQueries().events(sinceId, jobId, number);
         if (json()) {
-            ObjectNode o = Output.object();
-            ArrayNode a = o.putArray("events");
-            for (Event e : page.events()) {
-                a.add(Views.event(e));
-            }
-            o.put("last_id", page.lastId());
-            out().document(o);
+            out().document(new QueueDocuments.Events(page.events().stream().map(EventView::of).toList(), page.lastId()));
         } else {
             out().line(HumanViews.eventTable(page.events()));
         }

@@ -1,17 +1,17 @@
 package nvidb.cli.commands;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import nvidb.cli.output.DaemonViews;
-import nvidb.cli.output.Output;
 import nvidb.core.api.DaemonInfo;
 import nvidb.core.api.Keeper;
 import nvidb.core.api.NvidbException;
 import nvidb.core.api.Times;
+import nvidb.core.view.KeeperDocuments;
+import nvidb.core.view.QueueDocuments.KeeperState;
+import nvidb.core.view.QueueDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -39,12 +39,8 @@ public final class QueueKeeper extends BaseCommand {
         Optional<DaemonInfo> d = c.service().daemon();
         boolean moving = k.up() || d.isPresent();
         if (c.json()) {
-            // The reference prints the keeper's state itself; ours adds it whole as keeper, the daemon and moving.
-            ObjectNode o = DaemonViews.keeper(k);
-            o.set("keeper", DaemonViews.keeper(k));
-            o.set("daemon", DaemonViews.daemon(d));
-            o.put("moving", moving);
-            c.out().document(o);
+            c.out().document(new KeeperDocuments.Status(KeeperState.of(k), KeeperState.of(k), QueueDocuments.Daemon.of(d),
+                    moving));
         } else {
             c.out().line(DaemonViews.keeperLine(k));
             c.out().line(d.map(i -> "  daemon " + i.describe() + ", last pass " + Times.age(i.lastPassAt(), now()))
@@ -102,26 +98,11 @@ public final class QueueKeeper extends BaseCommand {
             Keeper.Installed done = ctx().keeper().install(new Keeper.InstallRequest(executable(), interval, systemd,
                     start));
             if (json()) {
-                ObjectNode o = Output.object();
-                o.put("ok", done.startError() == null);
-                // The reference's keys first: {ok, script, nvidb, interval, replaced, manager, unit, log,
-                // started, start_error, state}; then ours.
                 Keeper.State k = done.state();
-                o.put("script", k.script() == null ? null : k.script().toString());
-                o.put("nvidb", executable().toString());
-                o.put("interval", interval);
-                o.put("manager", k.kind());
-                o.put("unit", k.unit() == null ? null : k.unit().toString());
-                o.put("log", k.log() == null ? null : k.log().toString());
-                o.set("state", DaemonViews.keeper(k));
-                ArrayNode files = o.putArray("files");
-                done.files().forEach(f -> files.add(f.toString()));
-                o.put("replaced", done.replaced());
-                o.put("runs", done.command());
-                o.put("started", start ? done.startError() == null : null);
-                o.put("start_error", done.startError());
-                o.set("keeper", DaemonViews.keeper(done.state()));
-                out().document(o);
+                out().document(new KeeperDocuments.Installed(done.startError() == null, text(k.script()),
+                        executable().toString(), interval, k.kind(), text(k.unit()), text(k.log()), KeeperState.of(k),
+                        done.files().stream().map(Object::toString).toList(), done.replaced(), done.command(),
+                        start ? (Boolean) (done.startError() == null) : null, done.startError(), KeeperState.of(k)));
             } else {
                 out().line((done.replaced() ? "reinstalled" : "installed") + " the " + done.state().kind() + " keeper");
                 done.files().forEach(f -> out().line("  wrote  " + f));
@@ -197,17 +178,9 @@ public final class QueueKeeper extends BaseCommand {
      */
     private static int stateAnswer(BaseCommand c, String action, Keeper.State state, List<Path> removed) {
         if (c.json()) {
-            ObjectNode o = Output.object();
-            o.put("ok", true);
-            o.put("action", action);
-            o.put("output", DaemonViews.keeperLine(state));
-            if (removed != null) {
-                ArrayNode r = o.putArray("removed");
-                removed.forEach(p -> r.add(p.toString()));
-            }
-            o.set("state", DaemonViews.keeper(state));
-            o.set("keeper", DaemonViews.keeper(state));
-            c.out().document(o);
+            c.out().document(new KeeperDocuments.Answer(true, action, DaemonViews.keeperLine(state),
+                    removed == null ? null : removed.stream().map(Path::toString).toList(), KeeperState.of(state),
+                    KeeperState.of(state)));
         } else {
             if (removed != null) {
                 removed.forEach(p -> c.out().line("removed " + p));
@@ -228,19 +201,16 @@ public final class QueueKeeper extends BaseCommand {
         protected int execute() {
             List<String> got = ctx().keeper().logs(lines);
             if (json()) {
-                // The reference's {ok, action, output, state}; lines: the same log, a line an item.
-                ObjectNode o = Output.object();
-                o.put("ok", true);
-                o.put("action", "logs");
-                o.put("output", String.join("\n", got));
-                o.set("state", DaemonViews.keeper(ctx().keeper().state()));
-                ArrayNode a = o.putArray("lines");
-                got.forEach(a::add);
-                out().document(o);
+                out().document(new KeeperDocuments.Logs(true, "logs", String.join("\n", got),
+                        KeeperState.of(ctx().keeper().state()), got));
             } else {
                 got.forEach(out()::line);
             }
             return 0;
         }
+    }
+
+    private static String text(Path path) {
+        return path == null ? null : path.toString();
     }
 }

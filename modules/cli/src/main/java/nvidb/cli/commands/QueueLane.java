@@ -1,9 +1,6 @@
 package nvidb.cli.commands;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import nvidb.cli.output.LaneViews;
-import nvidb.cli.output.Output;
-import nvidb.cli.output.Views;
 import nvidb.core.api.Ids;
 import nvidb.core.api.LaneOrdering;
 import nvidb.core.api.LaneQueries;
@@ -12,6 +9,10 @@ import nvidb.core.api.LaneRunners;
 import nvidb.core.api.NvidbException;
 import nvidb.core.api.TickSummary;
 import nvidb.core.api.Times;
+import nvidb.core.view.LaneDocuments;
+import nvidb.core.view.LaneView;
+import nvidb.core.view.StoredJson;
+import nvidb.core.view.TickView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -40,7 +41,7 @@ public final class QueueLane extends BaseCommand {
         service().tick(tick.read());
         LaneQueries.LaneView v = service().laneQueries().show(lane);
         if (json()) {
-            out().document(LaneViews.view(v, now()));
+            out().document(LaneView.Detail.of(v, now()));
         } else {
             out().line(LaneViews.detail(v, now()));
         }
@@ -65,22 +66,19 @@ public final class QueueLane extends BaseCommand {
         }
 
         /** The lane as JSON, with whether its runner answered lately. */
-        ObjectNode laneJson(LaneRecord lane) {
-            return LaneViews.lane(lane, service().laneQueries().runnerUp(lane, java.time.Instant.now()));
+        LaneView laneJson(LaneRecord lane) {
+            return LaneView.of(lane, service().laneQueries().runnerUp(lane, java.time.Instant.now()));
         }
 
         /**
-         * What a change of the lane's settings prints: {@code {ok, lane, …extra, tick}} with
-         * {@code --json}, else one sentence.
+         * What a change of the lane's settings prints: {@code {ok, lane, [stopped, hard,] tick}}
+         * with {@code --json}, else one sentence.
          */
-        int changed(LaneRecord lane, TickSummary tick, String sentence, java.util.function.Consumer<ObjectNode> extra) {
+        int changed(LaneRecord lane, TickSummary tick, String sentence, Boolean stopped, Boolean hard) {
             if (json()) {
-                ObjectNode o = Output.object();
-                o.put("ok", true);
-                o.set("lane", laneJson(lane));
-                extra.accept(o);
-                o.set("tick", Views.tick(tick));
-                out().document(o);
+                // The reference's stop and restart name the lane ({"lane": "box:0", "stopped", "hard"}).
+                out().document(stopped == null ? new LaneDocuments.Changed(true, laneJson(lane), TickView.of(tick))
+                        : new LaneDocuments.RunnerStopped(true, lane.name(), stopped, hard, TickView.of(tick)));
             } else {
                 out().line("lane " + lane.name() + sentence);
             }
@@ -112,13 +110,7 @@ public final class QueueLane extends BaseCommand {
             LaneOrdering.Moved m = ordering().move(lane(), Ids.parse(id), to, before == null ? null : Ids.parse(before),
                     after == null ? null : Ids.parse(after), tick.after());
             if (json()) {
-                ObjectNode o = Output.object();
-                o.put("ok", true);
-                o.put("id", m.id());
-                o.put("lane", m.lane());
-                o.put("position", m.position());
-                o.set("tick", Views.tick(m.tick()));
-                out().document(o);
+                out().document(new LaneDocuments.Moved(true, m.id(), m.lane(), m.position(), TickView.of(m.tick())));
             } else {
                 out().line("job " + m.id() + " is now #" + m.position() + " in " + m.lane());
             }
@@ -143,12 +135,7 @@ public final class QueueLane extends BaseCommand {
             long y = Ids.parse(b);
             LaneOrdering.Swapped s = ordering().swap(lane(), x, y, tick.after());
             if (json()) {
-                ObjectNode o = Output.object();
-                o.put("ok", true);
-                o.put("lane", s.lane());
-                o.set("order", LaneViews.ids(s.order()));
-                o.set("tick", Views.tick(s.tick()));
-                out().document(o);
+                out().document(new LaneDocuments.Swapped(true, s.lane(), s.order(), TickView.of(s.tick())));
             } else {
                 out().line("swapped jobs " + x + " and " + y + " in " + s.lane());
             }
@@ -166,17 +153,8 @@ public final class QueueLane extends BaseCommand {
         protected int execute() {
             LaneOrdering.Skipped s = ordering().skip(lane(), tick.after());
             if (json()) {
-                ObjectNode o = Output.object();
-                o.put("ok", true);
-                o.put("lane", s.lane());
-                if (s.skipped() == null) {
-                    o.putNull("skipped");
-                } else {
-                    o.put("skipped", s.skipped());
-                    o.set("order", LaneViews.ids(s.order()));
-                }
-                o.set("tick", Views.tick(s.tick()));
-                out().document(o);
+                out().document(new LaneDocuments.Skipped(true, s.lane(), s.skipped(),
+                        s.skipped() == null ? null : s.order(), TickView.of(s.tick())));
             } else if (s.skipped() == null) {
                 out().line("lane " + s.lane() + " has nothing to skip past");
             } else {
@@ -211,16 +189,8 @@ public final class QueueLane extends BaseCommand {
             LaneOrdering.Assigned a = none ? ordering().unassign(lane(), job, tick.after())
                     : ordering().assign(lane(), job, at, tick.after());
             if (json()) {
-                ObjectNode o = Output.object();
-                o.put("ok", true);
-                o.put("id", a.id());
-                o.put("lane", a.lane());
-                o.put("previous", a.previous());
-                if (!none) {
-                    o.put("position", a.position());
-                }
-                o.set("tick", Views.tick(a.tick()));
-                out().document(o);
+                out().document(new LaneDocuments.Assigned(true, a.id(), a.lane(), a.previous(), none ? null : a.position(),
+                        TickView.of(a.tick())));
             } else if (none) {
                 out().line("job " + a.id() + " left lane " + a.previous());
             } else {
@@ -239,7 +209,7 @@ public final class QueueLane extends BaseCommand {
         @Override
         protected int execute() {
             LaneOrdering.Switched s = ordering().pause(lane(), tick.after());
-            return changed(s.lane(), s.tick(), " paused; jobs already running are left alone", o -> { });
+            return changed(s.lane(), s.tick(), " paused; jobs already running are left alone", null, null);
         }
     }
 
@@ -251,7 +221,7 @@ public final class QueueLane extends BaseCommand {
         @Override
         protected int execute() {
             LaneOrdering.Switched s = ordering().resume(lane(), tick.after());
-            return changed(s.lane(), s.tick(), " resumed", o -> { });
+            return changed(s.lane(), s.tick(), " resumed", null, null);
         }
     }
 
@@ -271,10 +241,7 @@ public final class QueueLane extends BaseCommand {
             }
             var lane = ordering().concurrency(lane(), value);
             if (json()) {
-                ObjectNode o = Output.object();
-                o.put("ok", true);
-                o.set("lane", laneJson(lane));
-                out().document(o);
+                out().document(new LaneDocuments.Concurrency(true, laneJson(lane)));
             } else {
                 out().line("lane " + lane.name() + " runs up to " + lane.concurrency() + " job(s) at once");
             }
@@ -332,14 +299,8 @@ public final class QueueLane extends BaseCommand {
         }
 
         private int control(LaneRunners.RunnerControl c, String sentence, boolean stopFields) {
-            return changed(c.lane(), c.tick(), ": " + sentence, o -> {
-                if (stopFields) {
-                    // The reference's stop and restart name the lane ({"lane": "box:0", "stopped", "hard"}).
-                    o.put("lane", c.lane().name());
-                    o.put("stopped", c.stopped());
-                    o.put("hard", c.hard());
-                }
-            });
+            return changed(c.lane(), c.tick(), ": " + sentence, stopFields ? (Boolean) c.stopped() : null,
+                    stopFields ? (Boolean) c.hard() : null);
         }
 
         private int status() {
@@ -347,18 +308,9 @@ public final class QueueLane extends BaseCommand {
             LaneRunners.RunnerStatus r = runners().runner(lane());
             boolean enabled = r.lane().runner();
             if (json()) {
-                ObjectNode o = Output.object();
-                o.put("lane", r.lane().name());
-                o.put("enabled", enabled);
-                o.put("up", r.up());
-                o.put("pid", r.pid());
-                o.set("running", LaneViews.ids(r.running()));
-                o.set("staged", LaneViews.ids(r.staged()));
-                o.put("waiting", r.waiting());
-                o.put("seen", Times.iso(r.lane().runnerSeenAt()));
-                o.set("state", Views.parsed(r.lane().runnerStateJson()));
-                o.put("blocked", r.blocked());
-                out().document(o);
+                out().document(new LaneDocuments.Runner(r.lane().name(), enabled, r.up(), r.pid(), r.running(), r.staged(),
+                        r.waiting(), Times.iso(r.lane().runnerSeenAt()), StoredJson.parsed(r.lane().runnerStateJson()),
+                        r.blocked()));
             } else if (!enabled) {
                 out().line("lane " + r.lane().name() + ": runner off (the scheduler starts this lane's jobs)");
             } else if (r.up()) {

@@ -1,13 +1,11 @@
 package nvidb.cli.commands;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;
 import java.util.List;
 import nvidb.cli.output.LaneViews;
-import nvidb.cli.output.Output;
 import nvidb.core.api.LaneQueries.LaneView;
 import nvidb.core.api.Queue;
+import nvidb.core.view.QueueDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -28,10 +26,8 @@ public final class QueueLanes extends BaseCommand {
         List<LaneView> views = service.laneQueries().list(node);
         Instant now = now();
         if (json()) {
-            ObjectNode o = Output.object();
-            ArrayNode a = o.putArray("lanes");
-            views.forEach(v -> a.add(LaneViews.view(v, now)));
-            out().document(o);
+            out().document(new QueueDocuments.Lanes(views.stream()
+                    .map(v -> nvidb.core.view.LaneView.Detail.of(v, now)).toList()));
         } else {
             out().line(LaneViews.table(views));
         }

@@ -1,11 +1,9 @@
 package nvidb.cli.commands;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import nvidb.cli.output.HumanViews;
-import nvidb.cli.output.Output;
-import nvidb.cli.output.Views;
 import nvidb.core.api.Queue;
+import nvidb.core.view.NodeView;
+import nvidb.core.view.QueueDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -28,10 +26,7 @@ public final class QueueNodes extends BaseCommand {
         service.tick(tick.read());
         var views = service.nodeAdmin().nodes(includeIgnored);
         if (json()) {
-            ObjectNode o = Output.object();
-            ArrayNode a = o.putArray("nodes");
-            views.forEach(v -> a.add(Views.node(v, false)));
-            out().document(o);
+            out().document(new QueueDocuments.Nodes(views.stream().map(v -> NodeView.of(v, false)).toList()));
         } else {
             out().line(HumanViews.nodes(views, procs, now()));
         }

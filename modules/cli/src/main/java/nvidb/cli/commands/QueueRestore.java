@@ -1,11 +1,9 @@
 package nvidb.cli.commands;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
-import nvidb.cli.output.BackupViews;
-import nvidb.cli.output.Output;
 import nvidb.core.api.Backups;
 import nvidb.core.api.NvidbException;
+import nvidb.core.view.BackupDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -26,13 +24,7 @@ public final class QueueRestore extends BaseCommand {
         }
         Backups.Restore r = service().backups().restore(Path.of(path));
         if (json()) {
-            ObjectNode o = Output.object();
-            o.put("ok", true);
-            o.put("database", r.database().toString());
-            o.put("restored_from", r.snapshot().toString());
-            o.put("schema_version", r.schemaVersion());
-            o.set("previous", BackupViews.backup(r.previous()));
-            out().document(o);
+            out().document(BackupDocuments.Restored.of(r));
         } else {
             out().line("restored " + r.database() + " from " + r.snapshot() + "; what it held before is kept in "
                     + r.previous().path());

@@ -1,25 +1,23 @@
 package nvidb.cli.commands;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
-import nvidb.cli.output.DaemonViews;
 import nvidb.cli.output.HumanViews;
-import nvidb.cli.output.LaneViews;
-import nvidb.cli.output.Output;
 import nvidb.cli.output.StreamedDocument;
-import nvidb.cli.output.Views;
-import nvidb.core.api.Alert;
 import nvidb.core.api.Job;
 import nvidb.core.api.JobQueries;
 import nvidb.core.api.JobQuery;
 import nvidb.core.api.JobState;
 import nvidb.core.api.Queue;
 import nvidb.core.api.Times;
+import nvidb.core.view.AlertView;
+import nvidb.core.view.JobView;
+import nvidb.core.view.LaneView;
+import nvidb.core.view.NodeView;
+import nvidb.core.view.QueueDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -106,42 +104,18 @@ public final class QueueStatus extends BaseCommand {
         doc.field("queue_host", ctx().queueHost());
         doc.field("last_tick_at", Times.iso(service.lastTickAt()));
         doc.field("last_backup_at", Times.iso(service.backups().lastBackupAt().orElse(null)));
-        var lease = service.tickLease();
-        if (lease.isPresent()) {
-            ObjectNode l = Output.object();
-            l.put("name", lease.get().name());
-            l.put("owner", lease.get().owner());
-            l.put("acquired_at", Times.iso(lease.get().acquiredAt()));
-            l.put("expires_at", Times.iso(lease.get().expiresAt()));
-            doc.field("tick_lock", l);
-        } else {
-            doc.field("tick_lock", (String) null);
-        }
-        doc.field("daemon", DaemonViews.daemon(service.daemon()));
-        doc.field("keeper", DaemonViews.keeper(ctx().keeper().state()));
-        ObjectNode settings = Output.object();
-        settings.put("headroom_mb", service.info().headroomMb());
-        settings.put("max_jobs_per_gpu", service.info().maxJobsPerGpu());
-        settings.put("placement", service.info().placement());
-        doc.field("settings", settings);
-        ObjectNode c = Output.object();
-        jobs.countsByState().forEach(c::put);
-        doc.field("counts", c);
+        doc.field("tick_lock", QueueDocuments.TickLock.of(service.tickLease()));
+        doc.field("daemon", QueueDocuments.Daemon.of(service.daemon()));
+        doc.field("keeper", QueueDocuments.KeeperState.of(ctx().keeper().state()));
+        doc.field("settings", QueueDocuments.Settings.of(service.info()));
+        doc.field("counts", jobs.countsByState());
         doc.jobs("held", jobs, HELD, true, now);
-        ArrayNode n = Output.array();
-        service.nodeAdmin().nodes(includeIgnored).forEach(v -> n.add(Views.node(v, true)));
-        doc.field("nodes", n);
-        ArrayNode lanes = Output.array();
-        service.laneQueries().list(null).forEach(v -> lanes.add(LaneViews.view(v, now)));
-        doc.field("lanes", lanes);
+        doc.field("nodes", service.nodeAdmin().nodes(includeIgnored).stream().map(v -> NodeView.of(v, true)).toList());
+        doc.field("lanes", service.laneQueries().list(null).stream().map(v -> LaneView.Detail.of(v, now)).toList());
         doc.jobs("jobs", jobs, ACTIVE, true, now);
-        doc.field("recent", Views.jobs(recent(jobs), now));
+        doc.field("recent", JobView.of(recent(jobs), now));
         JobQueries.AlertPage alerts = jobs.alerts(false, 20);
-        ArrayNode a = Output.array();
-        for (Alert alert : alerts.alerts()) {
-            a.add(Views.alert(alert));
-        }
-        doc.field("alerts", a);
+        doc.field("alerts", alerts.alerts().stream().map(AlertView.Listed::of).toList());
         doc.field("open_alerts", alerts.open());
         doc.field("pending_reaps", service.nodeAdmin().pendingReaps());
         doc.end();

@@ -1,9 +1,10 @@
 package nvidb.cli.commands;
 
 import nvidb.cli.output.HumanViews;
-import nvidb.cli.output.Views;
 import nvidb.core.api.NvidbException;
 import nvidb.core.api.TickSummary;
+import nvidb.core.view.QueueDocuments;
+import nvidb.core.view.TickView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -42,7 +43,7 @@ public final class QueueTick extends BaseCommand {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 if (json()) {
-                    out().document(Views.watchSummary(passes, dispatched, finished));
+                    out().document(new QueueDocuments.WatchSummary(true, passes, dispatched, finished));
                 }
                 return 0;
             }
@@ -51,7 +52,7 @@ public final class QueueTick extends BaseCommand {
 
     private void print(TickSummary t) {
         if (json()) {
-            out().document(Views.tick(t));
+            out().document(TickView.of(t));
             return;
         }
         HumanViews.tickLines(t).forEach(out()::line);

@@ -100,6 +100,10 @@ public final class CliContext implements AutoCloseable {
         this.local = local;
     }
 
+    public boolean local() {
+        return local;
+    }
+
     public boolean debug() {
         return "1".equals(env.get("NVIDB_DEBUG"));
     }
@@ -150,6 +154,16 @@ public final class CliContext implements AutoCloseable {
     /** The nvidb home ({@code NVIDB_HOME}, else {@code ~/.nvidb}). */
     public Path home() {
         return access().home();
+    }
+
+    /** nvidb doctor's checks of this machine's queue (see {@link QueueAccess#doctor}). */
+    public java.util.List<nvidb.core.api.HealthCheck> doctor() {
+        return access().doctor();
+    }
+
+    /** Where this machine's queue database is, or would be (nothing is opened). */
+    public Path database() {
+        return access().database();
     }
 
     /** The queue daemon of this database, registered (see {@link QueueAccess#daemon}). */

@@ -1,52 +1,15 @@
 package nvidb.cli.output;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;
 import java.util.List;
 import nvidb.core.api.Job;
 import nvidb.core.api.LaneQueries.LaneView;
 import nvidb.core.api.LaneRecord;
 import nvidb.core.api.Sizes;
-import nvidb.core.api.Times;
 
-/** Lanes as {@code --json} prints them (Lane, LaneView) and as tables for people. */
+/** Lanes as tables for people ({@code --json} prints nvidb.core.view.LaneView). */
 public final class LaneViews {
     private LaneViews() {
-    }
-
-    /** A lane's own record: the reference's Lane keys, in its order. */
-    public static ObjectNode lane(LaneRecord l, boolean runnerUp) {
-        ObjectNode o = Output.object();
-        o.put("name", l.name());
-        o.put("node", l.node());
-        ArrayNode gpus = o.putArray("gpu_ids");
-        l.gpuIds().forEach(gpus::add);
-        o.put("paused", l.paused());
-        o.put("concurrency", l.concurrency());
-        o.put("runner", l.runner());
-        o.put("runner_up", runnerUp);
-        o.set("runner_state", Views.parsed(l.runnerStateJson()));
-        o.put("runner_seen_at", Times.iso(l.runnerSeenAt()));
-        o.put("created_at", Times.iso(l.createdAt()));
-        o.put("updated_at", Times.iso(l.updatedAt()));
-        return o;
-    }
-
-    /** Lane + node_state, running, queued (in running order) and blocked. */
-    public static ObjectNode view(LaneView v, Instant now) {
-        ObjectNode o = lane(v.lane(), v.runnerUp());
-        o.put("node_state", v.nodeState());
-        o.set("running", Views.jobs(v.running(), now));
-        o.set("queued", Views.jobs(v.queued(), now));
-        o.put("blocked", v.blocked());
-        return o;
-    }
-
-    public static ArrayNode ids(List<Long> ids) {
-        ArrayNode a = Output.array();
-        ids.forEach(a::add);
-        return a;
     }
 
     /** {@code queue lanes} without {@code --json}. */

@@ -1,14 +1,12 @@
 package nvidb.cli.output;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import nvidb.core.api.ErrorCode;
 import nvidb.core.api.Json;
+import nvidb.core.view.ErrorView;
 
 /**
  * Where a command's words go. With {@code --json} every outcome is exactly one JSON document on
@@ -53,15 +51,6 @@ public final class Output {
         return json;
     }
 
-    /** A new JSON object. */
-    public static ObjectNode object() {
-        return JsonNodeFactory.instance.objectNode();
-    }
-
-    public static com.fasterxml.jackson.databind.node.ArrayNode array() {
-        return JsonNodeFactory.instance.arrayNode();
-    }
-
     /**
      * Switches a streaming command ({@code job logs -f}, {@code queue tick --watch}) to JSON Lines:
      * from now on every document, an error included, is one compact line, so the stream stays
@@ -71,13 +60,13 @@ public final class Output {
         lines = true;
     }
 
-    /** Prints one JSON document: pretty (two-space indent) and a newline, or one line in a stream. */
-    public void document(JsonNode node) {
-        if (lines) {
-            out.print(Json.write(node));
-        } else {
-            Json.prettyTo(node, out);
-        }
+    /**
+     * Prints one JSON document, a view record of {@code nvidb.core.view}: pretty (two-space indent)
+     * and a newline, or one line in a stream. Written whole before printing, so a failure never
+     * leaves half a document.
+     */
+    public void document(Object view) {
+        out.print(lines ? Json.write(view) : Json.pretty(view));
         out.print('\n');
         out.flush();
     }
@@ -107,11 +96,7 @@ public final class Output {
     /** Reports an error the way the mode asks; returns the exit code to end with. */
     public int error(ErrorCode code, String message) {
         if (json) {
-            ObjectNode o = object();
-            o.put("ok", false);
-            o.put("error", message);
-            o.put("code", code.label());
-            document(o);
+            document(ErrorView.of(code, message));
         } else {
             err.println("error: " + message);
             err.flush();

@@ -1,7 +1,6 @@
 package nvidb.cli.output;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
@@ -12,11 +11,12 @@ import java.util.function.Consumer;
 import nvidb.core.api.JobQueries;
 import nvidb.core.api.JobQuery;
 import nvidb.core.api.Json;
+import nvidb.core.view.JobView;
 
 /**
  * One {@code --json} document (an object) printed while it is produced, so that a listing of a
- * big queue is never held whole: the bytes are those {@link Output#document} prints for the tree
- * with the same keys and values. Nothing is printed until the first key is written, so a command
+ * big queue is never held whole: the bytes are those {@link Output#document} prints for a record
+ * with the same keys and values, each value written through the one writer ({@link Json}). Nothing is printed until the first key is written, so a command
  * refused before it (an unknown node) still prints only its error document. A failure part-way
  * leaves the document unfinished ({@link #end} never runs), and the error document follows it:
  * no reader takes a cut listing for a whole one.
@@ -35,42 +35,20 @@ public final class StreamedDocument {
     /** What fills an {@link #array}: it hands each element to the consumer it is given, in order. */
     @FunctionalInterface
     public interface Producer {
-        void produce(Consumer<JsonNode> element);
+        void produce(Consumer<Object> element);
     }
 
-    /** A field holding {@code value}; null prints as JSON null, as {@code ObjectNode.set} had it. */
-    public StreamedDocument field(String name, JsonNode value) {
+    /** A field holding {@code value}, a view record (or a string, number, list…); null prints as JSON null. */
+    public StreamedDocument field(String name, Object value) {
         return write(() -> {
-            if (value == null) {
-                started().writeNullField(name);
-                return;
-            }
             started().writeFieldName(name);
-            Json.writeTree(g, value);
+            Json.write(g, value);
         });
-    }
-
-    public StreamedDocument field(String name, String value) {
-        return write(() -> {
-            if (value == null) {
-                started().writeNullField(name);
-            } else {
-                started().writeStringField(name, value);
-            }
-        });
-    }
-
-    public StreamedDocument field(String name, long value) {
-        return write(() -> started().writeNumberField(name, value));
-    }
-
-    public StreamedDocument field(String name, boolean value) {
-        return write(() -> started().writeBooleanField(name, value));
     }
 
     /**
-     * An array whose elements {@code producer} hands over one at a time, each printed at once.
-     * Returns how many there were.
+     * An array whose elements {@code producer} hands over one at a time, each written through the
+     * generator at once. Returns how many there were.
      */
     public int array(String name, Producer producer) {
         int[] count = {0};
@@ -78,7 +56,7 @@ public final class StreamedDocument {
             if (count[0]++ == 0) {
                 openArray(name);
             }
-            Json.writeTree(g, element);
+            Json.write(g, element);
         }));
         write(() -> {
             if (count[0] == 0) {
@@ -89,9 +67,9 @@ public final class StreamedDocument {
         return count[0];
     }
 
-    /** An array of jobs as {@link Views#job} prints them, read one at a time: see {@link JobQueries#eachJob}. */
+    /** An array of jobs as {@link JobView} shows them, read one at a time: see {@link JobQueries#eachJob}. */
     public int jobs(String name, JobQueries queries, JobQuery query, boolean oldestFirst, Instant now) {
-        return array(name, each -> queries.eachJob(query, oldestFirst, j -> each.accept(Views.job(j, now))));
+        return array(name, each -> queries.eachJob(query, oldestFirst, j -> each.accept(JobView.of(j, now))));
     }
 
     /** Closes the object and prints the newline that ends every document. */

@@ -1,7 +1,5 @@
 package nvidb.core.api;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;
 import java.util.List;
 
@@ -27,25 +25,5 @@ public record Alert(long id, Instant ts, String kind, String severity, Long jobI
 
     public boolean open() {
         return acknowledgedAt == null;
-    }
-
-    /**
-     * The alert as an alert sink receives it, and as {@code queue alerts --json} shows it less
-     * {@code deliveries} (what the sinks did is not part of what they are sent): one definition for
-     * both, so a consumer of either reads the same keys. A new object at each call.
-     */
-    public ObjectNode payload() {
-        ObjectNode o = JsonNodeFactory.instance.objectNode();
-        o.put("id", id);
-        o.put("ts", Times.iso(ts));
-        o.put("kind", kind);
-        o.put("severity", severity);
-        o.put("job_id", jobId);
-        o.put("node", node);
-        o.put("title", title);
-        o.put("detail", detail);
-        o.put("acknowledged_at", Times.iso(acknowledgedAt));
-        o.put("notified_at", Times.iso(notifiedAt));
-        return o;
     }
 }

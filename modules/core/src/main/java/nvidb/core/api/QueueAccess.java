@@ -39,6 +39,9 @@ public interface QueueAccess extends AutoCloseable {
     /** The nvidb home ({@code NVIDB_HOME}, else {@code ~/.nvidb}). */
     Path home();
 
+    /** Where this machine's queue database is, or would be: nothing is opened or created. */
+    Path database();
+
     /** Every plugin: the built-in ones and the site plugins, each once. */
     List<PluginEntry> plugins();
 
@@ -77,6 +80,16 @@ public interface QueueAccess extends AutoCloseable {
      * like {@link #queue()} where the configuration names a queue host: that host keeps the queue.
      */
     Keeper keeper();
+
+    /**
+     * Checks what a queue host needs to work, as {@code nvidb doctor} reports it: the configuration
+     * parses, the database passes {@code quick_check}, free space for it and its backups, each
+     * node answers (in parallel, within the probe timeout) with a writable job root, its GPUs and
+     * a clock near this one, something keeps the queue moving, the newest backup is recent. A
+     * check that cannot run because an earlier one failed is left out. Never throws for what it
+     * finds.
+     */
+    java.util.List<HealthCheck> doctor();
 
     /**
      * Gives back every lease this process holds (the scheduler lease of a pass or of an

@@ -2,6 +2,7 @@ package nvidb.core.config;
 
 import java.io.IOException;
 import java.io.Reader;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,14 +27,23 @@ import org.yaml.snakeyaml.nodes.Tag;
 
 /** Reads a YAML file into {@link ConfigValue}s that remember their file and line. */
 final class YamlFiles {
+    /** The largest configuration file read: generous for hundreds of servers. */
+    static final long MAX_BYTES = 1024 * 1024;
+
     private YamlFiles() {
     }
 
     /** The top-level mapping of {@code file}; an absent or empty file reads as an empty mapping. */
     static ConfigSection readMapping(Path file) {
+        if (Files.isDirectory(file)) {
+            // Not "no configuration": the settings someone meant to give would be silently missing.
+            throw NvidbException.usage("configuration " + file + " is a directory; it should be a YAML file"
+                    + " (remove the directory, or move it aside and write the settings into a file of that name)");
+        }
         if (!Files.isRegularFile(file)) {
             return ConfigSection.empty("");
         }
+        refuseLarge(file);
         Node root;
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             LoaderOptions options = new LoaderOptions();
@@ -42,7 +52,12 @@ final class YamlFiles {
         } catch (MarkedYAMLException e) {
             throw NvidbException.usage(brokenYaml(file, e));
         } catch (YAMLException e) {
+            if (e.getCause() instanceof CharacterCodingException) {
+                throw notText(file);
+            }
             throw NvidbException.usage("configuration " + file + " is not valid YAML: " + e.getMessage());
+        } catch (CharacterCodingException e) {
+            throw notText(file);
         } catch (IOException e) {
             throw NvidbException.usage("could not read configuration " + file + ": " + e.getMessage());
         }
@@ -59,6 +74,28 @@ final class YamlFiles {
                     + value.describe());
         }
         return new ConfigSection("", value);
+    }
+
+    private static NvidbException notText(Path file) {
+        return NvidbException.usage("configuration " + file + " is not UTF-8 text (a binary file?); it should be"
+                + " YAML such as config-examples/queue.yml");
+    }
+
+    /**
+     * Every command reads the configuration: a file of megabytes (a log written to the wrong
+     * name) would cost each one its parse, and is no configuration anyone wrote.
+     */
+    private static void refuseLarge(Path file) {
+        try {
+            long size = Files.size(file);
+            if (size > MAX_BYTES) {
+                throw NvidbException.usage(String.format(java.util.Locale.ROOT,
+                        "configuration %s is larger than %d KiB (%.1f MiB); a configuration is a few KiB of YAML"
+                                + " (is it the right file?)", file, MAX_BYTES / 1024, size / 1048576.0));
+            }
+        } catch (IOException e) {
+            throw NvidbException.usage("could not read configuration " + file + ": " + e.getMessage());
+        }
     }
 
     /**

@@ -306,6 +306,22 @@ public final class JobLifecycle {
         });
     }
 
+    /**
+     * A person repoints a job's dependencies ({@code job edit}). A held job is released by it, as
+     * a {@link Transition#RELEASE}: the next pass holds it again if a new prerequisite failed too.
+     */
+    public Job repoint(long id, List<Long> dependsOn, List<Long> dependsAny, Instant now) {
+        return store.db.write(() -> {
+            Changes changes = new Changes().set(Column.DEPENDS_ON, dependsOn).set(Column.DEPENDS_ANY, dependsAny);
+            if (reread(id).held()) {
+                current(id, Transition.RELEASE);
+                changes.set(Column.HELD_REASON, null);
+            }
+            store.jobs.update(id, changes, now);
+            return reread(id);
+        });
+    }
+
     // ------------------------------------------------------------------ not a move
 
     /**

@@ -19,7 +19,7 @@ public final class NodeScripts {
      * A configured root as the scripts take it: without its trailing slash and a leading
      * {@code ~/}. A root that is not absolute lives under the node's {@code $HOME}.
      */
-    static String root(String jobRoot) {
+    public static String root(String jobRoot) {
         String root = jobRoot.endsWith("/") && jobRoot.length() > 1 ? jobRoot.substring(0, jobRoot.length() - 1) : jobRoot;
         return root.startsWith("~/") ? root.substring(2) : root;
     }

@@ -137,7 +137,10 @@ public final class Scheduler {
     private boolean recentlyTicked(Instant now) {
         Instant last = store.db.read(() -> store.meta.get(LAST_TICK).map(Times::parse).orElse(null));
         double min = config.settings().tickMinInterval();
-        return last != null && Duration.between(last, now).toMillis() < min * 1000;
+        long since = last == null ? Long.MAX_VALUE : Duration.between(last, now).toMillis();
+        // A last pass in the future means the clock went back since: waiting for the clock to
+        // catch up would leave every read without its pass for as long as it went back.
+        return since >= 0 && since < min * 1000;
     }
 
     /** Returns each node reached, with its {@code $HOME} (where relative job and spool roots live). */

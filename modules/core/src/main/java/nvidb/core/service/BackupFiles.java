@@ -136,6 +136,21 @@ final class BackupFiles {
         return removed;
     }
 
+    /** The newest generated backup in {@code dir}, if it holds one (and can be listed). */
+    static java.util.Optional<Path> newest(Path dir) {
+        List<Path> found = new ArrayList<>();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+            for (Path p : entries) {
+                if (isGenerated(p) && Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
+                    found.add(p);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return java.util.Optional.empty();
+        }
+        return found.stream().max(Comparator.comparing(BackupFiles::stamp).thenComparingInt(BackupFiles::suffix));
+    }
+
     private static String stamp(Path p) {
         Matcher m = GENERATED.matcher(p.getFileName().toString());
         return m.matches() ? m.group(1) : "";

@@ -14,11 +14,13 @@ import nvidb.core.api.Backups;
 import nvidb.core.api.NvidbException;
 import nvidb.core.api.Times;
 import nvidb.core.config.NvidbPaths;
+import nvidb.core.config.QueueConfig;
 import nvidb.core.config.QueueSettings;
 import nvidb.core.store.FilePermissions;
 import nvidb.core.store.MetaRepository;
 import nvidb.core.store.Snapshots;
 import nvidb.core.store.Store;
+import nvidb.core.store.StoreFailures;
 
 /**
  * {@link Backups}: a copy is made into a temporary file beside its target, made to stand alone
@@ -40,10 +42,27 @@ final class BackupService implements Backups {
         return context.store();
     }
 
-    /** Where generated backups go: {@code queue.backup.directory} (relative to NVIDB_HOME), else {@code backups/}. */
     Path directory() {
-        String configured = context.config().settings().backup().directory();
+        return directory(paths, context.config());
+    }
+
+    /** Where generated backups go: {@code queue.backup.directory} (relative to NVIDB_HOME), else {@code backups/}. */
+    static Path directory(NvidbPaths paths, QueueConfig config) {
+        String configured = config.settings().backup().directory();
         return paths.home().resolve(configured == null || configured.isBlank() ? "backups" : configured);
+    }
+
+    /**
+     * What to do about a damaged queue database, with the newest generated backup named: the
+     * error a user meets then says which file to restore.
+     */
+    static String recovery(NvidbPaths paths, QueueConfig config) {
+        Path dir = directory(paths, config);
+        Optional<Path> newest = BackupFiles.newest(dir);
+        return newest.map(b -> "the newest backup is " + b + ": move the damaged file aside with its -wal and -shm"
+                        + " files, then run nvidb queue restore " + b)
+                .orElse("there is no backup in " + dir + ": move the damaged file aside with its -wal and -shm files"
+                        + " (a new, empty queue starts), or nvidb queue restore a backup kept elsewhere");
     }
 
     @Override
@@ -135,7 +154,8 @@ final class BackupService implements Backups {
             throw failed("backup already exists: " + e.getFile() + "; it was created while this backup ran, and is"
                     + " left as it is");
         } catch (IOException e) {
-            throw failed("could not write the backup in " + to.directory() + ": " + e.getMessage());
+            throw failed("could not write the backup in " + to.directory() + ": " + e.getMessage() + " ("
+                    + StoreFailures.free(to.directory()) + "); nothing was published");
         } finally {
             deleteQuietly(temp);
         }

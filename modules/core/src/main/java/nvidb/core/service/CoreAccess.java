@@ -76,6 +76,11 @@ public final class CoreAccess implements QueueAccess {
     }
 
     @Override
+    public Path database() {
+        return paths().database();
+    }
+
+    @Override
     public List<PluginEntry> plugins() {
         return registry().all();
     }
@@ -149,6 +154,11 @@ public final class CoreAccess implements QueueAccess {
         return new NvidbException(ErrorCode.UNAVAILABLE, "the queue of this machine's configuration is on "
                 + remote.host() + " (remote: in " + remote.origin() + "): run the command there (nvidb job and"
                 + " nvidb queue forward themselves), or add --local to use this machine's own queue");
+    }
+
+    @Override
+    public List<nvidb.core.api.HealthCheck> doctor() {
+        return new Doctor(paths(), registry(), env, local).checks();
     }
 
     @Override

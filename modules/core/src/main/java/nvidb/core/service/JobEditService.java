@@ -5,8 +5,10 @@ import static nvidb.core.service.ServiceContext.concat;
 import static nvidb.core.service.ServiceContext.csv;
 import static nvidb.core.service.ServiceContext.truncate;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -62,9 +64,14 @@ public final class JobEditService implements JobEdits {
         } catch (JsonProcessingException e) {
             parsed = null;
         }
-        if (parsed == null || parsed.isMissingNode()) {
+        if (parsed == null || parsed.isMissingNode() || trailing(json)) {
             throw NvidbException.usage("--set needs a JSON value, such as '{\"acc\": 0.9}', '42' or '\"a string\"' "
                     + "(a string keeps its quotes); got: " + truncate(json, 60));
+        }
+        if (!finite(parsed)) {
+            // 1e400 reads as infinity, which JSON cannot hold: it would be stored as the string "Infinity".
+            throw NvidbException.usage("--set: a number in " + truncate(json, 60) + " is too large for JSON"
+                    + " (beyond ±1.8e308); write it as a string");
         }
         String canonical = Json.write(parsed);
         return store.db.write(() -> {
@@ -74,13 +81,43 @@ public final class JobEditService implements JobEdits {
         });
     }
 
+    /**
+     * Whether {@code text} goes on after its first JSON value ({@code 1 2}, {@code {"a":1} x}):
+     * readTree stops after the first, which would store part of what was typed without a word.
+     */
+    private static boolean trailing(String text) {
+        try (JsonParser p = Json.parser(text)) {
+            p.nextToken();
+            p.skipChildren();
+            return p.nextToken() != null;
+        } catch (IOException e) {
+            return true;
+        }
+    }
+
+    private static boolean finite(JsonNode node) {
+        if (node.isFloatingPointNumber()) {
+            return Double.isFinite(node.doubleValue());
+        }
+        for (JsonNode child : node) {
+            if (!finite(child)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     @Override
     public Job setPriority(long id, String value) {
         String v = value.strip();
         boolean relative = v.startsWith("+") || v.startsWith("-");
         int n;
         try {
-            n = Integer.parseInt(v.startsWith("+") ? v.substring(1) : v);
+            // One sign at most: parseInt alone would take "+-1" (after cutting the plus) and non-ASCII digits.
+            if (!v.matches("[+-]?[0-9]+")) {
+                throw new NumberFormatException(v);
+            }
+            n = Integer.parseInt(v);
         } catch (NumberFormatException e) {
             throw NvidbException.usage("invalid priority '" + value + "' (use 5, +1, or -2)");
         }
@@ -90,7 +127,14 @@ public final class JobEditService implements JobEdits {
                 throw NvidbException.conflict("job " + id + " is " + job.state().label()
                         + "; its priority no longer matters");
             }
-            int next = relative ? job.priority() + n : n;
+            int next;
+            try {
+                next = relative ? Math.addExact(job.priority(), n) : n;
+            } catch (ArithmeticException overflow) {
+                // Without the check the priority would wrap round from the highest to the lowest.
+                throw NvidbException.usage("priority " + job.priority() + " " + v + " is out of range (priorities run from "
+                        + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE + ")");
+            }
             if (next != job.priority()) {
                 Instant now = Times.now();
                 store.jobs.update(id, Changes.of(Column.PRIORITY, next), now);
@@ -181,8 +225,7 @@ public final class JobEditService implements JobEdits {
                 return false;
             }
             Instant now = Times.now();
-            store.jobs.update(id, new Changes().set(Column.DEPENDS_ON, on).set(Column.DEPENDS_ANY, any)
-                    .set(Column.HELD_REASON, null), now);
+            ctx.lifecycle().repoint(id, on, any, now);
             store.events.append(now, EventKind.JOB_DEPENDENCIES, id, null, "after=" + csv(on) + " after-any=" + csv(any), null);
             return true;
         });

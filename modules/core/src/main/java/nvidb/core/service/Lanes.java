@@ -1,5 +1,6 @@
 package nvidb.core.service;
 
+import java.math.BigInteger;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -157,11 +158,12 @@ final class Lanes {
             return size;
         }
         try {
-            int n = Integer.parseInt(a);
-            if (n < 1) {
+            // Any size of number: a slot past the end goes to the end, as --help says, however far past.
+            BigInteger n = new BigInteger(a);
+            if (n.signum() < 1) {
                 throw new NumberFormatException();
             }
-            return Math.min(n, size);
+            return n.min(BigInteger.valueOf(size)).intValueExact();
         } catch (NumberFormatException e) {
             throw NvidbException.usage("invalid position '" + at + "'; use head, tail or a 1-based slot");
         }

@@ -42,6 +42,8 @@ public final class QueueService implements Queue {
     static final String NODES_SIGNATURE = "nodes_signature";
     /** The skipped reason of a command's pass that a live daemon makes instead. */
     public static final String DAEMON_SKIP = "daemon";
+    /** Why a read made no pass: this user may not write the database. */
+    static final String READ_ONLY_SKIP = "read_only";
 
     private final NvidbPaths paths;
     private final QueueConfig config;
@@ -75,7 +77,7 @@ public final class QueueService implements Queue {
      */
     public static QueueService open(NvidbPaths paths, QueueConfig config, PluginRegistry plugins,
                                     Map<String, String> env, boolean longLived) {
-        Store store = Store.open(paths.database());
+        Store store = Store.open(paths.database(), () -> BackupService.recovery(paths, config));
         QueueService service = new QueueService(paths, config, plugins, env, store, longLived);
         try {
             service.syncConfiguredNodes();
@@ -117,7 +119,9 @@ public final class QueueService implements Queue {
     public TickSummary tick(TickMode mode) {
         return switch (mode) {
             case NONE -> TickSummary.disabled();
-            case AUTO -> scheduler.tick(false, () -> alertBudget(AlertDeliveryPass.COMMAND_BUDGET));
+            // A user who may only read the queue still reads it: the pass before a read would fail.
+            case AUTO -> store.db.readOnly() ? TickSummary.skipped(READ_ONLY_SKIP, null)
+                    : scheduler.tick(false, () -> alertBudget(AlertDeliveryPass.COMMAND_BUDGET));
             case FORCE -> scheduler.tick(true, () -> alertBudget(AlertDeliveryPass.COMMAND_BUDGET));
         };
     }

@@ -30,15 +30,23 @@ public final class Database implements AutoCloseable {
 
     private final Path path;
     private final Connection connection;
+    /** What to do about a damaged database: QueueService names the newest backup. */
+    private final java.util.function.Supplier<String> recovery;
     private int depth;
     private PreparedStatement dataVersion;
 
-    private Database(Path path, Connection connection) {
+    private Database(Path path, Connection connection, java.util.function.Supplier<String> recovery) {
         this.path = path;
         this.connection = connection;
+        this.recovery = recovery;
     }
 
     public static Database open(Path path) {
+        return open(path, () -> StoreFailures.RESTORE);
+    }
+
+    /** @param recovery what a user should do when the file turns out to be damaged */
+    public static Database open(Path path, java.util.function.Supplier<String> recovery) {
         Connection c = null;
         try {
             Path parent = path.toAbsolutePath().getParent();
@@ -53,14 +61,20 @@ public final class Database implements AutoCloseable {
             String url = "jdbc:sqlite:" + path;
             c = Boolean.getBoolean(DRIVER_MANAGER) ? java.sql.DriverManager.getConnection(url)
                     : org.sqlite.JDBC.createConnection(url, new java.util.Properties());
-            Database db = new Database(path, c);
+            Database db = new Database(path, c, recovery);
             db.configure();
             Migrations.apply(db);
             return db;
-        } catch (SQLException | IOException e) {
+        } catch (SQLException e) {
+            closeQuietly(c);
+            throw StoreFailures.opening(path, recovery.get(), e);
+        } catch (IOException e) {
             closeQuietly(c);
             throw new NvidbException(nvidb.core.api.ErrorCode.FAILED,
                     "could not open the queue database " + path + ": " + e.getMessage(), e);
+        } catch (NvidbException e) {
+            closeQuietly(c);
+            throw e.getCause() instanceof SQLException s ? StoreFailures.opening(path, recovery.get(), s) : e;
         } catch (RuntimeException e) {
             // A refused (newer) database included: let go of the file before reporting.
             closeQuietly(c);
@@ -172,6 +186,8 @@ public final class Database implements AutoCloseable {
             return value;
         } catch (SQLException e) {
             throw storeFailure(e);
+        } catch (NvidbException e) {
+            throw named(e);
         } finally {
             depth = 0;
             if (!committed) {
@@ -182,7 +198,24 @@ public final class Database implements AutoCloseable {
 
     /** Runs read-only work outside a transaction (WAL gives each statement a consistent view). */
     public <T> T read(Work<T> work) {
-        return work.run();
+        try {
+            return work.run();
+        } catch (NvidbException e) {
+            throw named(e);
+        }
+    }
+
+    /**
+     * Whether this process may not write the file (permissions): reads work, a pass cannot. Root
+     * may write anything, and a file SQLite cannot write for another reason shows at the write.
+     */
+    public boolean readOnly() {
+        return !Files.isWritable(path);
+    }
+
+    /** A repository's failure ({@link Rows#sql}, which knows no path) told again with this database's path and remedy. */
+    private NvidbException named(NvidbException e) {
+        return e.getCause() instanceof SQLException s ? storeFailure(s) : e;
     }
 
     private <T> T runNested(Work<T> work) {
@@ -198,7 +231,7 @@ public final class Database implements AutoCloseable {
     }
 
     private NvidbException storeFailure(SQLException e) {
-        return NvidbException.failed("queue database " + path + ": " + e.getMessage());
+        return StoreFailures.of(path, recovery.get(), e);
     }
 
     static boolean isBusy(SQLException e) {

@@ -15,26 +15,28 @@ import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import nvidb.core.api.Job;
 import nvidb.core.api.JobState;
-import nvidb.core.api.Json;
 
 /** The {@code jobs} table. */
 public final class JobRepository {
     private static final String SELECT = "SELECT * FROM jobs";
 
     private static final String INSERT = """
-            INSERT INTO jobs (name, command, workdir, env, state, priority, gpus, vram_mb, node_constraint,
-                              depends_on, depends_any, max_runtime_s, submitter, tags, created_at, updated_at,
-                              lane, lane_seq, max_retries, notes, idempotency_key)
-            VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO jobs (name, command, workdir, state, priority, gpus, vram_mb, node_constraint, max_runtime_s,
+                              submitter, created_at, updated_at, lane, lane_seq, max_retries, notes, idempotency_key)
+            VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """;
 
     private static final String DELETE = "DELETE FROM jobs WHERE id = ?";
 
-    /** Columns a command may change, so updates name their columns without building SQL from input. */
+    /**
+     * Columns a command may change, so updates name their columns without building SQL from input.
+     * {@code DEPENDS_ON}, {@code DEPENDS_ANY} and {@code GPU_IDS} take a list and are child tables
+     * ({@link JobLists}), not columns of {@code jobs}.
+     */
     public enum Column {
         NAME("name"), STATE("state"), PRIORITY("priority"), NODE_CONSTRAINT("node_constraint"),
-        DEPENDS_ON("depends_on"), DEPENDS_ANY("depends_any"), STARTED_AT("started_at"),
-        FINISHED_AT("finished_at"), NODE("node"), GPU_IDS("gpu_ids"), LANE("lane"), LANE_SEQ("lane_seq"),
+        DEPENDS_ON(null), DEPENDS_ANY(null), STARTED_AT("started_at"),
+        FINISHED_AT("finished_at"), NODE("node"), GPU_IDS(null), LANE("lane"), LANE_SEQ("lane_seq"),
         REMOTE_PID("remote_pid"), REMOTE_PGID("remote_pgid"), RUN_DIR("run_dir"), EXIT_CODE("exit_code"),
         ATTEMPT("attempt"), LAST_ERROR("last_error"), HEARTBEAT_AT("heartbeat_at"), GPU_MEM_MB("gpu_mem_mb"),
         RESULT("result"), NOTES("notes"), PROGRESS("progress"), PROGRESS_AT("progress_at"),
@@ -85,15 +87,17 @@ public final class JobRepository {
     public long insert(NewJob j, Instant now) {
         return Rows.sql(() -> {
             try (PreparedStatement ps = c().prepareStatement(INSERT, Statement.RETURN_GENERATED_KEYS)) {
-                Rows.bind(ps, j.name(), j.command(), j.workdir(), Json.write(j.env()), j.priority(), j.gpus(), j.vramMb(),
-                        j.nodeConstraint(), Json.write(j.dependsOn()), Json.write(j.dependsAny()), j.maxRuntimeS(),
-                        j.submitter(), Json.write(j.tags()), now, now, j.lane(), j.laneSeq(), j.maxRetries(), j.notes(),
+                Rows.bind(ps, j.name(), j.command(), j.workdir(), j.priority(), j.gpus(), j.vramMb(), j.nodeConstraint(),
+                        j.maxRuntimeS(), j.submitter(), now, now, j.lane(), j.laneSeq(), j.maxRetries(), j.notes(),
                         j.idempotencyKey());
                 ps.executeUpdate();
+                long id;
                 try (ResultSet keys = ps.getGeneratedKeys()) {
                     keys.next();
-                    return keys.getLong(1);
+                    id = keys.getLong(1);
                 }
+                JobLists.insert(c(), id, j.env(), j.dependsOn(), j.dependsAny(), j.tags());
+                return id;
             }
         });
     }
@@ -167,8 +171,8 @@ public final class JobRepository {
     /** Pending jobs whose dependencies must be checked: they have some, or are held. */
     public List<Job> gateCandidates() {
         return Rows.sql(() -> {
-            return query(SELECT + " WHERE state = 'pending' AND (depends_on != '[]' OR depends_any != '[]'"
-                    + " OR held_reason IS NOT NULL) ORDER BY id");
+            return query(SELECT + " WHERE state = 'pending' AND (held_reason IS NOT NULL"
+                    + " OR id IN (SELECT job_id FROM job_dependencies)) ORDER BY id");
         });
     }
 
@@ -210,7 +214,7 @@ public final class JobRepository {
                 args.add(node);
             }
             if (tag != null) {
-                // job_tags (schema 2) holds jobs.tags row by row, indexed by tag.
+                // job_tags (schema 4) holds each job's tags, indexed by tag.
                 sql.append(" AND id IN (SELECT job_id FROM job_tags WHERE tag = ?)");
                 args.add(tag);
             }
@@ -221,20 +225,15 @@ public final class JobRepository {
                 args.add(limit);
             }
             String query = oldestFirst && limit > 0 ? "SELECT * FROM (" + sql + ") ORDER BY id" : sql.toString();
-            return stream(query, sink, args.toArray());
+            return stream(query, !oldestFirst, sink, args.toArray());
         });
     }
 
     /** Active jobs waiting on {@code id} through {@code --after}. */
     public List<Job> waitingOn(long id) {
         return Rows.sql(() -> {
-            List<Job> out = new ArrayList<>();
-            for (Job j : active()) {
-                if (j.dependsOn().contains(id)) {
-                    out.add(j);
-                }
-            }
-            return out;
+            return query(SELECT + " WHERE state IN ('pending', 'running') AND id IN"
+                    + " (SELECT job_id FROM job_dependencies WHERE prerequisite = ? AND kind = 'all') ORDER BY id", id);
         });
     }
 
@@ -261,8 +260,13 @@ public final class JobRepository {
             StringBuilder sql = new StringBuilder("UPDATE jobs SET ");
             List<Object> args = new ArrayList<>();
             for (Map.Entry<Column, Object> e : values.entrySet()) {
-                sql.append(e.getKey().sql).append(" = ?, ");
-                args.add(toSql(e.getValue()));
+                Column column = e.getKey();
+                if (column.sql == null) {
+                    replaceList(id, column, (List<?>) e.getValue());
+                    continue;
+                }
+                sql.append(column.sql).append(" = ?, ");
+                args.add(e.getValue() instanceof JobState s ? s.label() : e.getValue());
             }
             sql.append("updated_at = ? WHERE id = ?");
             args.add(now);
@@ -275,15 +279,14 @@ public final class JobRepository {
         });
     }
 
-    private static Object toSql(Object value) {
-        // Not a pattern switch: that would spin a class at run time (see Rows.bind).
-        if (value instanceof JobState s) {
-            return s.label();
+    @SuppressWarnings("unchecked")
+    private void replaceList(long id, Column column, List<?> values) throws SQLException {
+        List<?> list = values == null ? List.of() : values;
+        if (column == Column.GPU_IDS) {
+            JobLists.replaceGpus(c(), id, (List<Integer>) list);
+        } else {
+            JobLists.replaceDependencies(c(), id, column == Column.DEPENDS_ANY, (List<Long>) list);
         }
-        if (value instanceof List<?> l) {
-            return Json.write(l);
-        }
-        return value;
     }
 
     public int delete(long id) {
@@ -295,19 +298,21 @@ public final class JobRepository {
         });
     }
 
+    /** The jobs of {@code sql}, which selects rows of {@code jobs} ordered by id ascending. */
     private List<Job> query(String sql, Object... args) throws SQLException {
         List<Job> out = new ArrayList<>();
-        stream(sql, out::add, args);
+        stream(sql, false, out::add, args);
         return out;
     }
 
-    private int stream(String sql, Consumer<? super Job> sink, Object... args) throws SQLException {
+    /** Hands each job of {@code sql} (rows of {@code jobs}, ordered by id as {@code descending} says) to {@code sink}. */
+    private int stream(String sql, boolean descending, Consumer<? super Job> sink, Object... args) throws SQLException {
         try (PreparedStatement ps = c().prepareStatement(sql)) {
             Rows.bind(ps, args);
-            try (ResultSet rs = ps.executeQuery()) {
+            try (ResultSet rs = ps.executeQuery(); JobLists.Cursor lists = JobLists.open(c(), sql, descending, args)) {
                 int n = 0;
                 while (rs.next()) {
-                    sink.accept(map(rs));
+                    sink.accept(map(rs, lists.take(rs.getLong("id"))));
                     n++;
                 }
                 return n;
@@ -315,29 +320,29 @@ public final class JobRepository {
         }
     }
 
-    private static Job map(ResultSet rs) throws SQLException {
+    private static Job map(ResultSet rs, JobLists.Lists lists) throws SQLException {
         return new Job(
                 rs.getLong("id"),
                 rs.getString("name"),
                 JobState.fromLabel(rs.getString("state")),
                 rs.getString("command"),
                 rs.getString("workdir"),
-                Json.stringMap(rs.getString("env")),
+                lists.env(),
                 rs.getInt("priority"),
                 rs.getInt("gpus"),
                 rs.getLong("vram_mb"),
                 rs.getString("node_constraint"),
-                Json.longs(rs.getString("depends_on")),
-                Json.longs(rs.getString("depends_any")),
+                lists.dependsOn(),
+                lists.dependsAny(),
                 Rows.intOrNull(rs, "max_runtime_s"),
                 rs.getString("submitter"),
-                Json.strings(rs.getString("tags")),
+                lists.tags(),
                 Rows.instant(rs, "created_at"),
                 Rows.instant(rs, "updated_at"),
                 Rows.instant(rs, "started_at"),
                 Rows.instant(rs, "finished_at"),
                 rs.getString("node"),
-                Json.ints(rs.getString("gpu_ids")),
+                lists.gpuIds(),
                 rs.getString("lane"),
                 Rows.longOrNull(rs, "lane_seq"),
                 Rows.intOrNull(rs, "remote_pid"),

@@ -5,9 +5,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import nvidb.core.api.Json;
 import nvidb.core.api.LaneRecord;
 
 /** The {@code lanes} table. */
@@ -15,9 +16,13 @@ public final class LaneRepository {
     private static final String ALL = "SELECT * FROM lanes ORDER BY node, name";
     private static final String BY_NAME = "SELECT * FROM lanes WHERE name = ?";
     private static final String CREATE = """
-            INSERT INTO lanes (name, node, gpu_ids, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
+            INSERT INTO lanes (name, node, created_at, updated_at) VALUES (?, ?, ?, ?)
             ON CONFLICT(name) DO NOTHING
             """;
+    private static final String INSERT_GPU = "INSERT INTO lane_gpus (lane, position, gpu_index) VALUES (?, ?, ?)";
+    /** The GPUs of the lanes {@code sql} selects (its text follows {@code picked AS}), in lane order. */
+    private static final String GPUS = "SELECT lane, gpu_index FROM lane_gpus WHERE lane IN (SELECT name FROM picked)"
+            + " ORDER BY lane, position";
     private static final String SET_PAUSED = "UPDATE lanes SET paused = ?, updated_at = ? WHERE name = ?";
     private static final String SET_RUNNER = "UPDATE lanes SET runner = ?, updated_at = ? WHERE name = ?";
     private static final String SET_CONCURRENCY = "UPDATE lanes SET concurrency = ?, updated_at = ? WHERE name = ?";
@@ -46,8 +51,16 @@ public final class LaneRepository {
     public void create(String name, String node, List<Integer> gpuIds, Instant now) {
         Rows.sql(() -> {
             try (PreparedStatement ps = db.connection().prepareStatement(CREATE)) {
-                Rows.bind(ps, name, node, Json.write(gpuIds), now, now);
-                ps.executeUpdate();
+                Rows.bind(ps, name, node, now, now);
+                if (ps.executeUpdate() == 0) {
+                    return null; // the lane exists, with its GPUs
+                }
+            }
+            try (PreparedStatement ps = db.connection().prepareStatement(INSERT_GPU)) {
+                for (int i = 0; i < gpuIds.size(); i++) {
+                    Rows.bind(ps, name, i, gpuIds.get(i));
+                    ps.executeUpdate();
+                }
             }
             return null;
         });
@@ -110,12 +123,21 @@ public final class LaneRepository {
     }
 
     private List<LaneRecord> query(String sql, Object... args) throws SQLException {
+        Map<String, List<Integer>> gpus = new HashMap<>(); // a few lanes: read before, not in step
+        try (PreparedStatement ps = db.connection().prepareStatement("WITH picked AS (" + sql + ") " + GPUS)) {
+            Rows.bind(ps, args);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    gpus.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(rs.getInt(2));
+                }
+            }
+        }
         try (PreparedStatement ps = db.connection().prepareStatement(sql)) {
             Rows.bind(ps, args);
             try (ResultSet rs = ps.executeQuery()) {
                 List<LaneRecord> out = new ArrayList<>();
                 while (rs.next()) {
-                    out.add(new LaneRecord(rs.getString("name"), rs.getString("node"), Json.ints(rs.getString("gpu_ids")),
+                    out.add(new LaneRecord(rs.getString("name"), rs.getString("node"), gpus.getOrDefault(rs.getString("name"), List.of()),
                             rs.getInt("paused") != 0, Math.max(1, rs.getInt("concurrency")), rs.getInt("runner") != 0,
                             rs.getString("runner_state"), Rows.instant(rs, "runner_seen_at"),
                             Rows.instant(rs, "created_at"), Rows.instant(rs, "updated_at")));

@@ -19,6 +19,9 @@ import nvidb.core.api.NvidbException;
  * holder whose process is gone is taken over at once.
  */
 public final class LeaseRepository {
+    /** How far apart two hosts' clocks may be (NTP keeps them to milliseconds) before a lease's start reads as a jump. */
+    static final Duration CLOCK_SLACK = Duration.ofMinutes(5);
+
     private static final String GET = "SELECT * FROM locks WHERE name = ?";
     private static final String UPSERT = """
             INSERT INTO locks (name, owner, acquired_at, expires_at) VALUES (?, ?, ?, ?)
@@ -73,7 +76,8 @@ public final class LeaseRepository {
         }
         return db.write(() -> Rows.sql(() -> {
             Optional<Lease> current = get(name);
-            if (current.isPresent() && !owner.equals(current.get().owner()) && standing(current.get(), now)) {
+            if (current.isPresent() && !owner.equals(current.get().owner()) && standing(current.get(), now)
+                    && !takenBeforeClockWentBack(current.get(), now)) {
                 return current;
             }
             try (PreparedStatement ps = db.connection().prepareStatement(UPSERT)) {
@@ -97,6 +101,18 @@ public final class LeaseRepository {
     public static boolean standing(Lease l, Instant now) {
         return l.owner() != null && l.expiresAt() != null && l.expiresAt().isAfter(now)
                 && !LeaseHolder.of(l.owner()).map(LeaseHolder::goneFromThisHost).orElse(false);
+    }
+
+    /**
+     * A lease taken "in the future" — more than {@link #CLOCK_SLACK} after now — was taken under
+     * a clock that has since gone back: waiting for its expiry would stop every pass for as long
+     * as the clock went back (an hour, say), while its holder, if alive, renews by the new clock
+     * and learns from the renewal that it was taken over. A holder on this host is left alone: it
+     * is either alive and renewing, or gone and not standing at all.
+     */
+    static boolean takenBeforeClockWentBack(Lease l, Instant now) {
+        return l.acquiredAt() != null && l.acquiredAt().isAfter(now.plus(CLOCK_SLACK))
+                && !LeaseHolder.of(l.owner()).map(h -> h.host().equals(nvidb.core.util.Hostname.get())).orElse(false);
     }
 
     /** Who an owner string names, for a person: {@code process 812 on box406}, else the string itself. */

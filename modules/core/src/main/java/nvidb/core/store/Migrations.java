@@ -5,24 +5,69 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import nvidb.core.api.NvidbException;
 
 /**
- * Numbered schema migrations: {@code migrations/1.sql}, {@code 2.sql}, … each applied in its own
- * transaction and recorded in {@code schema_version}. A database stamped with a version this
- * build does not know was written by a newer nvidb and is refused, never altered.
+ * Named schema migrations: {@code migrations/V001__initial_schema.sql}, {@code V002__…}, … each
+ * applied in its own transaction and recorded in {@code schema_version} by its number. A database
+ * stamped with a version this build does not know was written by a newer nvidb and is refused,
+ * never altered.
+ *
+ * <p>They are found through {@code migrations/index.txt}, not by listing the folder: inside the
+ * jlink image resources live in the runtime's module image, where a folder cannot be listed.
+ * MigrationsIndexTest holds the index to the folder.
  */
 final class Migrations {
+    static final String INDEX = "migrations/index.txt";
+    private static final Pattern NAME = Pattern.compile("V(\\d{3,})__[a-z0-9_]+\\.sql");
+
+    private static List<String> names;
+
     private Migrations() {
     }
 
-    /** The newest schema this build knows: the highest numbered resource present. */
-    static int latest() throws IOException {
-        int n = 0;
-        while (Database.resource("migrations/" + (n + 1) + ".sql") != null) {
-            n++;
+    /** The migrations' file names, oldest first: entry k - 1 is version k. */
+    static synchronized List<String> names() throws IOException {
+        if (names == null) {
+            String index = Database.resource(INDEX);
+            if (index == null) {
+                throw new IOException("the migration index " + INDEX + " is missing from the build");
+            }
+            List<String> found = new ArrayList<>();
+            for (String line : index.split("\n")) {
+                String name = line.strip();
+                if (name.isEmpty() || name.startsWith("#")) {
+                    continue;
+                }
+                Matcher m = NAME.matcher(name);
+                if (!m.matches() || Integer.parseInt(m.group(1)) != found.size() + 1) {
+                    throw new IOException("migration index entry " + name + " should be V"
+                            + String.format("%03d", found.size() + 1) + "__<what_it_does>.sql");
+                }
+                found.add(name);
+            }
+            names = List.copyOf(found);
         }
-        return n;
+        return names;
+    }
+
+    /** The newest schema this build knows: the last entry of the index. */
+    static int latest() throws IOException {
+        return names().size();
+    }
+
+    /** The SQL of migration {@code version} (1 for the first). */
+    static String sql(int version) throws IOException {
+        String name = names().get(version - 1);
+        String sql = Database.resource("migrations/" + name);
+        if (sql == null) {
+            throw new IOException("migration " + name + " is in " + INDEX + " but missing from the build");
+        }
+        return sql;
     }
 
     static void apply(Database db) throws SQLException, IOException {
@@ -31,7 +76,7 @@ final class Migrations {
         refuseNewer(db, current, latest);
         while (current < latest) {
             int next = current + 1;
-            String sql = Database.resource("migrations/" + next + ".sql");
+            String sql = sql(next);
             // Re-read inside the transaction: a concurrent opener may have applied it already.
             current = db.write(() -> Rows.sql(() -> {
                 try (Statement s = db.connection().createStatement()) {
@@ -86,8 +131,8 @@ final class Migrations {
     }
 
     /** Splits a migration into statements at semicolons ending a line; comments are dropped. */
-    static java.util.List<String> splitStatements(String sql) {
-        java.util.List<String> out = new java.util.ArrayList<>();
+    static List<String> splitStatements(String sql) {
+        List<String> out = new ArrayList<>();
         StringBuilder current = new StringBuilder();
         for (String line : sql.split("\n")) {
             String code = line.contains("--") ? line.substring(0, line.indexOf("--")) : line;

@@ -23,7 +23,7 @@ final class Rows {
         try {
             return work.run();
         } catch (SQLException e) {
-            throw nvidb.core.api.NvidbException.failed("queue database: " + e.getMessage());
+            throw StoreFailures.of(null, StoreFailures.RESTORE, e); // Database names its file on the way out
         }
     }
 

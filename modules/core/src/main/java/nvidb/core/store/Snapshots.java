@@ -262,7 +262,8 @@ public final class Snapshots {
     private static void check(int rc, Path from, Path to) {
         if (rc != 0) {
             throw NvidbException.failed("SQLite could not copy " + from + " to " + to + " (SQLite result code " + rc
-                    + (rc == 5 || rc == 6 ? ": the database stayed busy" : "") + ")");
+                    + (rc == 5 || rc == 6 ? ": the database stayed busy" : "")
+                    + ((rc & 0xff) == 13 ? ": no space left, " + StoreFailures.free(to) : "") + ")");
         }
     }
 

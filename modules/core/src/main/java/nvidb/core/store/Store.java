@@ -34,6 +34,11 @@ public final class Store implements AutoCloseable {
         return new Store(Database.open(path));
     }
 
+    /** @param recovery what to do when the file turns out to be damaged (the newest backup, named) */
+    public static Store open(java.nio.file.Path path, java.util.function.Supplier<String> recovery) {
+        return new Store(Database.open(path, recovery));
+    }
+
     public OrphanRepository orphans() {
         return orphans;
     }

@@ -40,7 +40,7 @@ class DatabaseTest {
     @Test
     void migrationResourcesAreNumberedFromOne() throws Exception {
         int latest = Migrations.latest();
-        assertTrue(latest >= 1, "at least migrations/1.sql is packaged");
+        assertTrue(latest >= 1, "at least migrations/V001__initial_schema.sql is packaged");
         for (int v = 1; v <= latest; v++) {
             assertFalse(Migrations.splitStatements(StoreFixtures.migration(v)).isEmpty(), "migration " + v + " has statements");
         }

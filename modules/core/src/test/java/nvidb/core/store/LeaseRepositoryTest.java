@@ -124,4 +124,23 @@ class LeaseRepositoryTest {
         assertEquals(Optional.empty(), a.leases.acquire(LEASE, alive, Duration.ofMinutes(3), at(200)));
         assertEquals(alive, b.leases.acquire(LEASE, "B", TTL, at(201)).orElseThrow().owner(), "this process lives");
     }
+
+    @Test
+    void aClockThatWentBackAnHourDoesNotStallTheLeaseNorASmallSkewFreeIt() {
+        assertEquals(Optional.empty(), a.leases.acquire(LEASE, "A", TTL, at(0)));
+        // A second back: within any holder's lease, so still A's.
+        assertTrue(b.leases.acquire(LEASE, "B", TTL, at(-1)).isPresent());
+        // An hour back: A's lease would otherwise stand for an hour and two seconds more.
+        assertEquals(Optional.empty(), b.leases.acquire(LEASE, "B", TTL, at(-3600)), "taken over, not waited for");
+        assertEquals("B", a.leases.get(LEASE).orElseThrow().owner());
+        // And an hour forward, the lease it just took has simply expired, as every lease does.
+        assertEquals(Optional.empty(), a.leases.acquire(LEASE, "A", TTL, at(0)));
+    }
+
+    @Test
+    void aHolderOnThisHostKeepsItsLeaseWhenTheClockGoesBack() {
+        String here = Hostname.get() + ":" + ProcessHandle.current().pid() + ":x";
+        assertEquals(Optional.empty(), a.leases.acquire(LEASE, here, TTL, at(0)));
+        assertTrue(b.leases.acquire(LEASE, "B", TTL, at(-3600)).isPresent(), "alive here: it renews by the new clock");
+    }
 }

@@ -1,8 +1,6 @@
 package nvidb.core.store;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -27,15 +25,9 @@ final class StoreFixtures {
         return DriverManager.getConnection("jdbc:sqlite:" + file);
     }
 
-    /** A migration resource read through the class loader, as a packaged build would find it. */
+    /** Migration {@code version}'s SQL, found through the index as a packaged build finds it. */
     static String migration(int version) throws IOException {
-        try (InputStream in = StoreFixtures.class.getClassLoader()
-                .getResourceAsStream("nvidb/core/store/migrations/" + version + ".sql")) {
-            if (in == null) {
-                throw new IOException("migration resource " + version + ".sql is missing");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
+        return Migrations.sql(version);
     }
 
     static List<String> column(Connection c, String sql) throws SQLException {

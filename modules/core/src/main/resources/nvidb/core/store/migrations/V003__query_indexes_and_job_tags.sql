@@ -1,4 +1,4 @@
--- Schema 2: indexes for the queries commands make on a big queue (10,000 to 100,000 jobs), so
+-- Schema 3: indexes for the queries commands make on a big queue (10,000 to 100,000 jobs), so
 -- that none of them reads every job. QueryPlansTest (modules/cli) runs EXPLAIN QUERY PLAN over
 -- what the hot commands execute and fails on a full scan of jobs or events.
 

@@ -1,4 +1,4 @@
--- Alert delivery (issue 12): per alert and per sink in alert_deliveries (created by 1.sql).
+-- Alert delivery (issue 12): per alert and per sink in alert_deliveries (created by V001).
 
 -- A sink that cannot run on this machine (no notify-send on a headless host) settles an alert
 -- without delivering it: recorded here, never retried, never an error.

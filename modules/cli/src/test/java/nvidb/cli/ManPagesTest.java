@@ -1,0 +1,62 @@
+package nvidb.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import nvidb.cli.completion.CommandTree;
+import nvidb.cli.completion.ManPages;
+import nvidb.cli.context.CliContext;
+import nvidb.cli.output.Output;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.OptionSpec;
+
+/**
+ * The manual pages {@code nvidb manpages} writes: one per visible command, each holding every
+ * option and example its {@code --help} shows, and each rendered by the real man without a warning.
+ */
+class ManPagesTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void onePagePerCommandWithItsOptionsAndExamplesThatManRendersCleanly() throws Exception {
+        Cli cli = new Cli(tmp);
+        Path dir = tmp.resolve("man");
+        Cli.Result r = cli.run("manpages", dir.toString());
+        assertEquals(0, r.exit(), r.toString());
+        CommandLine tree = Nvidb.commandLine(new CliContext(cli.environment(), Output.system()));
+        List<CommandLine> commands = CommandTree.commands(tree);
+        try (var files = Files.list(dir)) {
+            assertEquals(commands.size(), files.count(), "one page per command");
+        }
+        for (CommandLine line : commands) {
+            Path page = dir.resolve(ManPages.pageName(line) + ".1");
+            String roff = Files.readString(page);
+            for (OptionSpec o : CommandTree.options(line.getCommandSpec())) {
+                assertTrue(roff.contains(ManPages.text(o.longestName())), page + " lacks " + o.longestName());
+            }
+            String firstExample = HelpText.EXAMPLES.get(CommandTree.path(line)).get(0);
+            assertTrue(roff.contains(ManPages.text(firstExample)), page + " lacks the example " + firstExample);
+        }
+        String root = Files.readString(dir.resolve("nvidb.1"));
+        assertTrue(root.contains(".SH EXIT CODES") && root.contains("\\fBnvidb\\-job\\fR(1)"), root);
+
+        // man renders each page; with warnings on, groff says nothing.
+        for (String name : List.of("nvidb", "nvidb-job-submit", "nvidb-queue-lane-move", "nvidb-doctor")) {
+            Process man = new ProcessBuilder("man", "--warnings", "-l", dir.resolve(name + ".1").toString())
+                    .redirectErrorStream(true).start();
+            man.getOutputStream().close();
+            String out = new String(man.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(man.waitFor(60, TimeUnit.SECONDS));
+            assertEquals(0, man.exitValue(), out);
+            assertTrue(out.contains("NAME") && !out.contains("warning"), name + ":\n" + out);
+        }
+    }
+}

@@ -1,0 +1,34 @@
+package nvidb.core.view;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import nvidb.core.api.Job;
+import nvidb.core.api.Times;
+
+/** A job with the 37 keys of the reference, in its order. */
+public record JobView(long id, String name, String state, String command, String workdir, Map<String, String> env,
+                      int priority, int gpus, long vramMb, String nodeConstraint, List<Long> dependsOn,
+                      List<Long> dependsAny, Integer maxRuntimeS, String submitter, List<String> tags, String createdAt,
+                      String startedAt, String finishedAt, Double elapsedS, String node, List<Integer> gpuIds,
+                      String lane, Long laneSeq, Integer remotePid, String runDir, Integer exitCode, int attempt,
+                      int maxRetries, String lastError, String heartbeatAt, Integer gpuMemMb, JsonNode result,
+                      String notes, String progress, String progressAt, String heldReason, boolean held) {
+
+    /** {@code j} as {@code --json} shows it at {@code now} (elapsed time to a tenth of a second). */
+    public static JobView of(Job j, Instant now) {
+        Double elapsed = j.elapsedSeconds(now);
+        return new JobView(j.id(), j.name(), j.state().label(), j.command(), j.workdir(), j.env(), j.priority(),
+                j.gpus(), j.vramMb(), j.nodeConstraint(), j.dependsOn(), j.dependsAny(), j.maxRuntimeS(),
+                j.submitter(), j.tags(), Times.iso(j.createdAt()), Times.iso(j.startedAt()), Times.iso(j.finishedAt()),
+                elapsed == null ? null : Math.round(elapsed * 10) / 10.0, j.node(), j.gpuIds(), j.lane(), j.laneSeq(),
+                j.remotePid(), j.runDir(), j.exitCode(), j.attempt(), j.maxRetries(), j.lastError(),
+                Times.iso(j.heartbeatAt()), j.gpuMemMb(), StoredJson.parsed(j.resultJson()), j.notes(), j.progress(),
+                Times.iso(j.progressAt()), j.held() ? j.heldReason() : null, j.held());
+    }
+
+    public static List<JobView> of(List<Job> jobs, Instant now) {
+        return jobs.stream().map(j -> of(j, now)).toList();
+    }
+}
