@@ -7,7 +7,9 @@
 #                         when missing or stale) and $image, the image folder around it
 #   populate HOME N [BIN] a queue in HOME holding N jobs: one submitted through BIN (default
 #                         $NVIDB_BIN), copied in SQL by bench/populate-jobs.sql (sqlite3, or
-#                         PopulateJobs.java on a JDK 25)
+#                         PopulateJobs.java on a JDK 25); with PENDING=yes every job is pending
+#   floor_sample FILE     one run of the image's own `runtime/bin/java -version`: its wall time (s)
+#                         appended to FILE.wall, its CPU time to FILE.cpu
 #   median FILE, p90 FILE  of the numbers in FILE, one a line
 
 bench_setup() {
@@ -36,16 +38,19 @@ bench_image() {
     image=$(cd -P -- "$(dirname -- "$NVIDB_BIN")/.." && pwd -P)
 }
 
-# populate HOME N [BIN]: HOME gets a queue of N jobs (mostly finished, 1 in 20 pending); an
-# existing HOME/queue.yml is kept, else one with no node is written (nothing ever runs).
+# populate HOME N [BIN]: HOME gets a queue of N jobs (mostly finished, 1 in 20 pending; all of
+# them pending with PENDING=yes); an existing HOME/queue.yml is kept, else one with no node is
+# written (nothing ever runs).
 populate() {
     p_home=$1 p_count=$2 p_bin=${3:-$NVIDB_BIN}
     mkdir -p "$p_home"
     [ -f "$p_home/queue.yml" ] || printf 'queue:\n  include_local: false\n' > "$p_home/queue.yml"
     NVIDB_HOME=$p_home "$p_bin" job submit --json --gpus 0 --no-tick --name bench-seed -- true > /dev/null
     # The size goes in a temporary table the SQL reads (it makes 10,000 without one).
-    p_sql=$tmp/populate-$p_count.sql
+    p_sql=$tmp/populate-$p_count-${PENDING:-no}.sql
     { printf 'CREATE TEMP TABLE bench_size (n INTEGER);\nINSERT INTO bench_size VALUES (%s);\n' "$p_count"
+        printf 'CREATE TEMP TABLE bench_pending (p INTEGER);\nINSERT INTO bench_pending VALUES (%s);\n' \
+            "$([ "${PENDING:-no}" = yes ] && echo 1 || echo 0)"
         cat "$here/populate-jobs.sql"; } > "$p_sql"
     if command -v sqlite3 > /dev/null 2>&1; then
         sqlite3 -bail -cmd '.timeout 10000' "$p_home/queue.db" < "$p_sql"
@@ -78,4 +83,15 @@ median() {
 p90() {
     sort -n "$1" | awk '{ v[NR] = $1 } END { if (NR == 0) { print "-"; exit }
         r = int(0.9 * NR); if (r < 0.9 * NR) r++; if (r < 1) r = 1; print v[r] }'
+}
+
+# floor_sample FILE: the JVM's own start-up, measured like a command (GNU time): the image's
+# runtime printing its version. Commands are compared with it run for run, so that a loaded or
+# slower machine moves both alike.
+floor_sample() {
+    f_start=$(date +%s%N)
+    /usr/bin/time -f '%U %S' -o "$tmp/floor.time" "$image/runtime/bin/java" -version 2> /dev/null
+    f_end=$(date +%s%N)
+    echo "$(((f_end - f_start) / 1000000))" | awk '{ printf "%.3f\n", $1 / 1000 }' >> "$1.wall"
+    tail -n 1 "$tmp/floor.time" | awk '{ printf "%.3f\n", $1 + $2 }' >> "$1.cpu"
 }

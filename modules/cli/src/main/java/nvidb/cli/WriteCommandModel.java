@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import nvidb.cli.context.CliContext;
 import nvidb.cli.model.CommandLines;
+import nvidb.cli.model.FieldAccessWriter;
 import nvidb.cli.model.ModelWriter;
 import nvidb.cli.output.Output;
 import picocli.CommandLine;
@@ -19,15 +20,19 @@ public final class WriteCommandModel {
     private WriteCommandModel() {
     }
 
-    /** @param args the folder to write the models to (one file a class) */
+    /**
+     * @param args the folder to write the models to (one file a class), and the classes folder,
+     *             where each package's generated {@link nvidb.cli.model.FieldAccess} goes
+     */
     public static void main(String[] args) throws IOException {
-        if (args.length != 1) {
-            throw new IllegalArgumentException("usage: WriteCommandModel MODEL_FOLDER");
+        if (args.length != 2) {
+            throw new IllegalArgumentException("usage: WriteCommandModel MODEL_FOLDER CLASSES_FOLDER");
         }
         // The whole tree (no branch named), from the annotations; the context is never opened.
         CommandLine root = Nvidb.tree(new CliContext(Map.of(), Output.system()), new String[0],
                 CommandLines.reflective());
         List<String> skipped = ModelWriter.write(root, Path.of(args[0]));
+        FieldAccessWriter.write(Path.of(args[0]), Path.of(args[1]), WriteCommandModel.class.getClassLoader());
         Output out = Output.system();
         for (String s : skipped) {
             out.line("command model: left out, built from its annotations at run time: " + s);

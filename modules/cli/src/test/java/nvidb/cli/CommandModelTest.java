@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import nvidb.cli.context.CliContext;
 import nvidb.cli.model.CommandLines;
+import nvidb.cli.model.FieldAccess;
 import nvidb.cli.output.Output;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -57,6 +58,24 @@ class CommandModelTest {
         }
         assertEquals(List.of(), annotated, "built from annotations at run time (WriteCommandModel prints why "
                 + "during the build; teach nvidb.cli.model the feature they use)");
+    }
+
+    @Test
+    void theBuildGeneratedTheFieldAccessThatSetsOptionsWithoutReflection() throws Exception {
+        FieldAccess access = (FieldAccess) Class.forName(FieldAccess.implementation("nvidb.cli.commands"))
+                .getDeclaredConstructor().newInstance();
+        List<String> fields = List.of(access.fields());
+        assertTrue(fields.size() > 100, "found only " + fields);
+        int gpus = fields.indexOf("nvidb.cli.commands.JobSubmit#gpus");
+        int name = fields.indexOf("nvidb.cli.commands.JobSubmit#name");
+        assertTrue(gpus >= 0 && name >= 0, fields.toString());
+        var constructor = Class.forName("nvidb.cli.commands.JobSubmit").getDeclaredConstructor();
+        constructor.setAccessible(true);
+        Object submit = constructor.newInstance();
+        access.set(gpus, submit, 3);
+        access.set(name, submit, "train");
+        assertEquals(3, access.get(gpus, submit));
+        assertEquals("train", access.get(name, submit));
     }
 
     @Test

@@ -24,8 +24,19 @@ public final class ShutdownGuard {
     public static ShutdownGuard install(CliContext context) {
         ShutdownGuard guard = new ShutdownGuard();
         Thread command = Thread.currentThread();
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> guard.onShutdown(command, context), "nvidb-shutdown"));
+        Runtime.getRuntime().addShutdownHook(new Thread(new Hook(guard, command, context), "nvidb-shutdown"));
         return guard;
+    }
+
+    /**
+     * The hook's body, a class rather than a lambda: the AOT training runs commands without
+     * Main, so a lambda here would be spun at run time by every command (~1 ms).
+     */
+    private record Hook(ShutdownGuard guard, Thread command, CliContext context) implements Runnable {
+        @Override
+        public void run() {
+            guard.onShutdown(command, context);
+        }
     }
 
     /** The command returned and printed its answer: an exit from here on is the ordinary one. */

@@ -54,6 +54,11 @@ public final class ForwardClient {
         this.ssh = SshCommand.forCommand(remote, words);
     }
 
+    /** The options that put this command on the host's shared connection ({@link ConnectionSharing}). */
+    private List<String> sharing() {
+        return ConnectionSharing.options(remote, context.home());
+    }
+
     /** Whether a command line belongs to the queue, where there is a queue host: job and queue commands. */
     public static boolean wanted(String[] args, List<String> words) {
         if (words.isEmpty() || !(words.getFirst().equals("job") || words.getFirst().equals("queue"))) {
@@ -86,9 +91,10 @@ public final class ForwardClient {
         ForwardProtocol.Header header = new ForwardProtocol.Header(List.of(args), carriedEnv(), output.terminal(),
                 remote.host(), files);
         onTerminal = tuiOnTerminal();
+        List<String> sharing = sharing();
         ProcessBuilder builder = new ProcessBuilder(onTerminal
-                ? SshCommand.onTerminal(remote, words, ForwardProtocol.encode(header)).argv()
-                : signalsIgnored(ssh.argv()));
+                ? SshCommand.onTerminal(remote, words, ForwardProtocol.encode(header)).sharing(sharing).argv()
+                : signalsIgnored(ssh.sharing(sharing).argv()));
         if (onTerminal) {
             builder.redirectInput(ProcessBuilder.Redirect.INHERIT); // the keys go to the host's terminal
         }

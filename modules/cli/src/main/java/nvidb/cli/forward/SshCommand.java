@@ -15,10 +15,19 @@ import nvidb.core.api.ShellQuote;
  * once, here, for the host's login shell (which OpenSSH hands the line to); that shell must be a
  * POSIX-like one (sh, bash, dash, zsh, ksh).
  */
-record SshCommand(RemoteSettings remote, boolean keeperCommand, String terminalHeader) {
+record SshCommand(RemoteSettings remote, boolean keeperCommand, String terminalHeader, List<String> sharing) {
+    SshCommand {
+        sharing = List.copyOf(sharing);
+    }
+
     /** @param words the command words ({@code queue keeper stop}): a keeper command gets no keeper prelude */
     static SshCommand forCommand(RemoteSettings remote, List<String> words) {
-        return new SshCommand(remote, keeperCommand(words), null);
+        return new SshCommand(remote, keeperCommand(words), null, List.of());
+    }
+
+    /** The same command over the connection {@code options} share ({@link ConnectionSharing#options}). */
+    SshCommand sharing(List<String> options) {
+        return new SshCommand(remote, keeperCommand, terminalHeader, options);
     }
 
     /**
@@ -26,7 +35,7 @@ record SshCommand(RemoteSettings remote, boolean keeperCommand, String terminalH
      * this one's), and the header on the command line, base64 ({@link ForwardProtocol#HEADER_OPTION}).
      */
     static SshCommand onTerminal(RemoteSettings remote, List<String> words, String header) {
-        return new SshCommand(remote, keeperCommand(words), header);
+        return new SshCommand(remote, keeperCommand(words), header, List.of());
     }
 
     private static boolean keeperCommand(List<String> words) {
@@ -45,7 +54,11 @@ record SshCommand(RemoteSettings remote, boolean keeperCommand, String terminalH
         if (remote.username() != null && !remote.username().isBlank()) {
             argv.addAll(List.of("-l", remote.username()));
         }
+        // The user's options first: OpenSSH keeps the first value of each, so theirs win over sharing's.
         for (String option : remote.sshOptions()) {
+            argv.addAll(List.of("-o", option));
+        }
+        for (String option : sharing) {
             argv.addAll(List.of("-o", option));
         }
         argv.add("--");
@@ -71,13 +84,24 @@ record SshCommand(RemoteSettings remote, boolean keeperCommand, String terminalH
      * round trip, so that the queue host keeps scheduling between commands. It never reads the
      * session's stdin (the frames are the command's), never writes to stdout, and a failure is
      * one warning on stderr, never the command's failure. The one place that knows how.
+     *
+     * <p>A shell keeper that runs is seen by its own script ({@code queue-keeper.sh status}: its
+     * pid file, and its token on that process's command line, the test {@code ensure} makes), a
+     * few milliseconds of sh; only when that says no (down, not installed, a systemd keeper) does a
+     * JVM start for {@code ensure}.
      */
     String keeperPrelude() {
         String warning = "warning: the queue keeper on " + remote.host() + " could not be started (nvidb queue"
                 + " keeper ensure failed there); this command runs anyway, but nothing schedules jobs on "
                 + remote.host() + " between commands. Set keeper: off in remote: to skip this step.";
-        return hostCommand() + " queue keeper ensure </dev/null >/dev/null 2>&1 || echo " + ShellQuote.quote(warning)
-                + " >&2; ";
+        return "{ sh " + hostHome() + "/queue-keeper.sh status || " + hostCommand() + " queue keeper ensure; }"
+                + " </dev/null >/dev/null 2>&1 || echo " + ShellQuote.quote(warning) + " >&2; ";
+    }
+
+    /** The host's NVIDB_HOME, for its shell: remote.nvidb_home, else what the host's nvidb takes. */
+    private String hostHome() {
+        return remote.nvidbHome() != null && !remote.nvidbHome().isBlank() ? hostPath(remote.nvidbHome())
+                : "\"${NVIDB_HOME:-$HOME/.nvidb}\"";
     }
 
     /** {@code env NVIDB_QUEUE_NO_REMOTE=1 [NVIDB_HOME=…] NVIDB}, quoted for the host's shell. */

@@ -78,7 +78,7 @@ public final class CommandLines {
             Object sub = instantiate(type);
             CommandModel subModel = model(type);
             if (subModel != null) {
-                subModel.parentFields().forEach(f -> set(field(f), sub, command));
+                subModel.parentFields().forEach(f -> FieldRef.of(f).set(sub, command));
             }
             line.addSubcommand(name, of(sub));
         });
@@ -109,7 +109,7 @@ public final class CommandLines {
                 spec.addMixin(r.name(), mixin(owner, r));
             }
         }
-        model.specFields().forEach(f -> set(field(f), owner, spec));
+        model.specFields().forEach(f -> FieldRef.of(f).set(owner, spec));
         return spec;
     }
 
@@ -118,11 +118,11 @@ public final class CommandLines {
         if (ref.field() == null) {
             return spec(new Object(), model); // picocli's --help and --version hold their own values
         }
-        Field field = field(ref.field());
-        Object mixin = get(field, owner);
+        FieldRef field = FieldRef.of(ref.field());
+        Object mixin = field.get(owner);
         if (mixin == null) {
             mixin = instantiate(ref.mixinClass());
-            set(field, owner, mixin);
+            field.set(owner, mixin);
         }
         return spec(mixin, model);
     }
@@ -174,7 +174,7 @@ public final class CommandLines {
             return new Binding(a.type().equals("boolean") ? Boolean.FALSE : null);
         }
         return a.binding().method() ? new Binding(owner, method(a.binding(), type(a.type())))
-                : new Binding(owner, field(a.binding()));
+                : new Binding(owner, FieldRef.of(a.binding()));
     }
 
     private static CommandLine.Range arity(CommandModel.Arg a) {
@@ -209,11 +209,11 @@ public final class CommandLines {
      */
     private static final class Binding implements CommandLine.Model.IGetter, CommandLine.Model.ISetter {
         private final Object owner;
-        private final Field field;
+        private final FieldRef field;
         private final Method method;
         private Object value;
 
-        Binding(Object owner, Field field) {
+        Binding(Object owner, FieldRef field) {
             this.owner = owner;
             this.field = field;
             this.method = null;
@@ -236,7 +236,7 @@ public final class CommandLines {
         @Override
         @SuppressWarnings("unchecked")
         public <T> T get() {
-            return (T) (field == null ? value : CommandLines.get(field, owner));
+            return (T) (field == null ? value : field.get(owner));
         }
 
         @Override
@@ -290,16 +290,6 @@ public final class CommandLines {
         }
     }
 
-    private static Field field(CommandModel.Member m) {
-        try {
-            Field f = type(m.declaringClass()).getDeclaredField(m.name());
-            f.setAccessible(true);
-            return f;
-        } catch (NoSuchFieldException e) {
-            throw new IllegalStateException("the command model names a missing field " + m, e);
-        }
-    }
-
     private static Method method(CommandModel.Member m, Class<?> parameter) {
         try {
             Method method = type(m.declaringClass()).getDeclaredMethod(m.name(), parameter);
@@ -310,19 +300,67 @@ public final class CommandLines {
         }
     }
 
-    private static Object get(Field f, Object owner) {
-        try {
-            return f.get(owner);
-        } catch (IllegalAccessException e) {
-            throw new IllegalStateException(e);
-        }
-    }
+    /**
+     * A field a model binds, reached through its package's generated {@link FieldAccess} (no
+     * reflection: see there why), or through reflection where the build generated none (the
+     * classes compiled without the build's model step, as in an IDE).
+     */
+    private record FieldRef(FieldAccess access, int index, Field reflective) {
+        private static final Map<String, Optional<FieldAccess>> ACCESS = new ConcurrentHashMap<>();
+        private static final Map<String, Integer> INDEX = new ConcurrentHashMap<>();
 
-    private static void set(Field f, Object owner, Object value) {
-        try {
-            f.set(owner, value);
-        } catch (IllegalAccessException e) {
-            throw new IllegalStateException(e);
+        static FieldRef of(CommandModel.Member m) {
+            String pkg = m.declaringClass().substring(0, m.declaringClass().lastIndexOf('.'));
+            Optional<FieldAccess> access = ACCESS.computeIfAbsent(pkg, FieldRef::load);
+            Integer index = INDEX.get(m.declaringClass() + "#" + m.name());
+            if (access.isPresent() && index != null) {
+                return new FieldRef(access.get(), index, null);
+            }
+            try {
+                Field f = type(m.declaringClass()).getDeclaredField(m.name());
+                f.setAccessible(true);
+                return new FieldRef(null, -1, f);
+            } catch (NoSuchFieldException e) {
+                throw new IllegalStateException("the command model names a missing field " + m, e);
+            }
+        }
+
+        private static Optional<FieldAccess> load(String pkg) {
+            Class<?> type;
+            try {
+                type = Class.forName(FieldAccess.implementation(pkg), true, CommandLines.class.getClassLoader());
+            } catch (ClassNotFoundException e) {
+                return Optional.empty();
+            }
+            FieldAccess access = (FieldAccess) instantiate(type.getName());
+            String[] fields = access.fields();
+            for (int i = 0; i < fields.length; i++) {
+                INDEX.put(fields[i], i);
+            }
+            return Optional.of(access);
+        }
+
+        Object get(Object owner) {
+            if (access != null) {
+                return access.get(index, owner);
+            }
+            try {
+                return reflective.get(owner);
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        void set(Object owner, Object value) {
+            if (access != null) {
+                access.set(index, owner, value);
+                return;
+            }
+            try {
+                reflective.set(owner, value);
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException(e);
+            }
         }
     }
 }

@@ -41,6 +41,22 @@ class SshCommandTest {
     }
 
     @Test
+    void aSharedConnectionsOptionsComeAfterTheUsersSoTheirsWin() throws Exception {
+        RemoteSettings remote = remote("nvidb", null, false, 2222, "alice", List.of("ControlMaster=no"));
+        List<String> sharing = ConnectionSharing.options(remote, tmp.resolve("home"));
+        Path socket = tmp.resolve("home/ssh").resolve(sharing.get(1).substring(sharing.get(1).lastIndexOf('/') + 1));
+        assertEquals(List.of("ControlMaster=auto", "ControlPath=" + socket, "ControlPersist=600"), sharing);
+        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(socket.getParent())));
+        List<String> argv = SshCommand.forCommand(remote, List.of("job", "ls")).sharing(sharing).argv();
+        assertEquals(List.of("-o", "ControlMaster=no", "-o", "ControlMaster=auto"),
+                argv.subList(argv.indexOf("ControlMaster=no") - 1, argv.indexOf("ControlMaster=auto") + 1),
+                "OpenSSH keeps the first value of an option: the user's ControlMaster=no turns sharing off");
+        assertEquals(sharing, ConnectionSharing.options(remote, tmp.resolve("home")), "the same socket each time");
+        assertTrue(ConnectionSharing.options(remote, tmp.resolve("x".repeat(80))).isEmpty(),
+                "a socket path too long for a unix socket: no sharing rather than a failing ssh");
+    }
+
+    @Test
     void theHostsShellRunsTheNamedNvidbWithItsHomeAndNothingElse() throws Exception {
         Path canary = tmp.resolve("pwned");
         Path dir = Files.createDirectories(tmp.resolve("it's a $dir `touch " + canary + "`"));
@@ -88,6 +104,23 @@ class SshCommandTest {
                 .commandLine().contains("keeper"), "keeper: off");
         assertFalse(SshCommand.forCommand(ensure, List.of("queue", "keeper", "stop")).commandLine().contains("ensure"),
                 "a keeper command says itself what the keeper should do");
+    }
+
+    @Test
+    void aKeeperItsOwnScriptSeesRunningStartsNoNvidbForEnsure() throws Exception {
+        Path calls = tmp.resolve("calls");
+        Path nvidb = fake(tmp.resolve("nvidb"), "echo \"$*\" >> '" + calls + "'\n");
+        Path home = Files.createDirectories(tmp.resolve("host home"));
+        Path status = fake(home.resolve("queue-keeper.sh"), "[ \"$1\" = status ] && echo up 1 && exit 0\nexit 9\n");
+        assertEquals(0, sh(SshCommand.forCommand(remote(nvidb.toString(), home.toString(), true, null, null, List.of()),
+                List.of("job", "ls")).commandLine(), tmp));
+        assertEquals(List.of("--forward-protocol=1"), Files.readAllLines(calls), "up: no JVM for ensure");
+
+        Files.writeString(status, "exit 1\n"); // down (or not a shell keeper): ensure decides
+        Files.delete(calls);
+        assertEquals(0, sh(SshCommand.forCommand(remote(nvidb.toString(), home.toString(), true, null, null, List.of()),
+                List.of("job", "ls")).commandLine(), tmp));
+        assertEquals(List.of("queue keeper ensure", "--forward-protocol=1"), Files.readAllLines(calls));
     }
 
     private static Path fake(Path file, String body) throws Exception {

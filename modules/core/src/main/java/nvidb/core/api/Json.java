@@ -1,6 +1,7 @@
 package nvidb.core.api;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
@@ -84,5 +85,10 @@ public final class Json {
     /** The tree of {@code text}. */
     public static JsonNode readTree(String text) throws JsonProcessingException {
         return MAPPER.readTree(text);
+    }
+
+    /** A parser over {@code text}, token by token (to find text that goes on after a first value). */
+    public static JsonParser parser(String text) throws IOException {
+        return MAPPER.createParser(text);
     }
 }

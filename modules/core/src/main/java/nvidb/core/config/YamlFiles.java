@@ -14,7 +14,7 @@ import nvidb.core.api.NvidbException;
 import nvidb.spi.config.ConfigSection;
 import nvidb.spi.config.ConfigValue;
 import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.composer.Composer;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
@@ -24,6 +24,9 @@ import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 import org.yaml.snakeyaml.nodes.Tag;
+import org.yaml.snakeyaml.parser.ParserImpl;
+import org.yaml.snakeyaml.reader.StreamReader;
+import org.yaml.snakeyaml.resolver.Resolver;
 
 /** Reads a YAML file into {@link ConfigValue}s that remember their file and line. */
 final class YamlFiles {
@@ -48,7 +51,12 @@ final class YamlFiles {
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             LoaderOptions options = new LoaderOptions();
             options.setAllowDuplicateKeys(false);
-            root = new Yaml(options).compose(reader);
+            // What Yaml.compose does, without the Yaml object: that one builds the constructors and
+            // representers too, and their TypeDescription sets up java.util.logging, whose
+            // LogManager searches every module for a logger finder (~10 ms of each command that
+            // reads a queue.yml; bench/class-loads.sh).
+            root = new Composer(new ParserImpl(new StreamReader(reader), options), new Resolver(), options)
+                    .getSingleNode();
         } catch (MarkedYAMLException e) {
             throw NvidbException.usage(brokenYaml(file, e));
         } catch (YAMLException e) {
@@ -136,35 +144,37 @@ final class YamlFiles {
     /** @param path the dotted key of {@code node} ({@code queue.notify}, {@code servers[0]}), for errors */
     private static ConfigValue convert(Node node, String file, String path) {
         int line = node.getStartMark() == null ? 0 : node.getStartMark().getLine() + 1;
-        return switch (node) {
-            case MappingNode m -> {
-                Map<String, ConfigValue> out = new LinkedHashMap<>();
-                Map<String, Integer> keyLines = new java.util.HashMap<>();
-                for (NodeTuple t : m.getValue()) {
-                    ConfigValue key = convert(t.getKeyNode(), file, path);
-                    String name = String.valueOf(key.value());
-                    String keyPath = path.isEmpty() ? name : path + "." + name;
-                    Integer earlier = keyLines.putIfAbsent(name, key.line());
-                    if (earlier != null) {
-                        // compose() does not apply LoaderOptions.setAllowDuplicateKeys: check here.
-                        throw NvidbException.usage("configuration " + file + ", line " + key.line() + ": " + keyPath
-                                + " is set twice in the same block (first on line " + earlier
-                                + "); keep one");
-                    }
-                    out.put(name, atKeyLine(convert(t.getValueNode(), file, keyPath), key.line()));
+        // instanceof, not a switch over types: each such switch bootstraps a class at run time on
+        // its first use (the AOT cache cannot hold it), and every command reads its configuration.
+        if (node instanceof MappingNode m) {
+            Map<String, ConfigValue> out = new LinkedHashMap<>();
+            Map<String, Integer> keyLines = new java.util.HashMap<>();
+            for (NodeTuple t : m.getValue()) {
+                ConfigValue key = convert(t.getKeyNode(), file, path);
+                String name = String.valueOf(key.value());
+                String keyPath = path.isEmpty() ? name : path + "." + name;
+                Integer earlier = keyLines.putIfAbsent(name, key.line());
+                if (earlier != null) {
+                    // compose() does not apply LoaderOptions.setAllowDuplicateKeys: check here.
+                    throw NvidbException.usage("configuration " + file + ", line " + key.line() + ": " + keyPath
+                            + " is set twice in the same block (first on line " + earlier
+                            + "); keep one");
                 }
-                yield new ConfigValue(out, file, line);
+                out.put(name, atKeyLine(convert(t.getValueNode(), file, keyPath), key.line()));
             }
-            case SequenceNode s -> {
-                List<ConfigValue> out = new ArrayList<>();
-                for (Node child : s.getValue()) {
-                    out.add(convert(child, file, path + "[" + out.size() + "]"));
-                }
-                yield new ConfigValue(out, file, line);
+            return new ConfigValue(out, file, line);
+        }
+        if (node instanceof SequenceNode s) {
+            List<ConfigValue> out = new ArrayList<>();
+            for (Node child : s.getValue()) {
+                out.add(convert(child, file, path + "[" + out.size() + "]"));
             }
-            case ScalarNode s -> new ConfigValue(scalar(s), file, line);
-            default -> new ConfigValue(null, file, line);
-        };
+            return new ConfigValue(out, file, line);
+        }
+        if (node instanceof ScalarNode s) {
+            return new ConfigValue(scalar(s), file, line);
+        }
+        return new ConfigValue(null, file, line);
     }
 
     /**

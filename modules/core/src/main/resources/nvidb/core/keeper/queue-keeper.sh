@@ -31,12 +31,19 @@ nap() {
     sleep "$1" 2> /dev/null || sleep 1
 }
 
-# True when the supervisor runs; its pid is then in $pid.
+# True when the supervisor runs; its pid is then in $pid. Cheap, for a forwarded command asks
+# this before each command (keeper: ensure): the pid read by the shell itself, and the command
+# line from /proc where there is one (one grep, no ps).
 running() {
-    pid=$(cat "$pidfile" 2> /dev/null) || return 1
+    pid=
+    { read -r pid < "$pidfile" || [ -n "$pid" ]; } 2> /dev/null || return 1
     case $pid in '' | *[!0-9]*) return 1 ;; esac
     kill -0 "$pid" 2> /dev/null || return 1
-    ps -o args= -p "$pid" 2> /dev/null | grep -qF -- "$token"
+    if [ -r "/proc/$pid/cmdline" ]; then
+        grep -qaF -- "$token" "/proc/$pid/cmdline"
+    else
+        ps -o args= -p "$pid" 2> /dev/null | grep -qF -- "$token"
+    fi
 }
 
 # Keeps the log under 1 MiB: the older lines move to queue-keeper.log.1.

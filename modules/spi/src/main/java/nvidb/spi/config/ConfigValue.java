@@ -18,14 +18,17 @@ import java.util.Objects;
  */
 public record ConfigValue(Object value, String file, int line) {
     public ConfigValue {
-        value = switch (value) {
-            case null -> null;
-            case String _, Long _, Double _, Boolean _ -> value;
-            case Map<?, ?> m -> mappingOf(m);
-            case List<?> l -> listOf(l);
-            default -> throw new IllegalArgumentException("a configuration value is a mapping, list, String, Long,"
+        // instanceof, not a switch over types: each such switch bootstraps a class at run time on
+        // its first use (the AOT cache cannot hold it), and every command reads its configuration.
+        if (value instanceof Map<?, ?> m) {
+            value = mappingOf(m);
+        } else if (value instanceof List<?> l) {
+            value = listOf(l);
+        } else if (value != null && !(value instanceof String || value instanceof Long || value instanceof Double
+                || value instanceof Boolean)) {
+            throw new IllegalArgumentException("a configuration value is a mapping, list, String, Long,"
                     + " Double, Boolean or null, not " + value.getClass().getName());
-        };
+        }
     }
 
     private static Map<String, ConfigValue> mappingOf(Map<?, ?> m) {

@@ -40,16 +40,22 @@ final class RankedPolicy implements PlacementPolicy {
 
     RankedPolicy(Prefer prefer) {
         Objects.requireNonNull(prefer, "prefer");
-        Comparator<GpuBudget> byRoom = Comparator.comparingLong(GpuBudget::freeMb);
-        Comparator<Offer> offerByRoom = Comparator.comparingLong(Offer::freeMb);
-        if (prefer == Prefer.MOST_ROOM) {
-            byRoom = byRoom.reversed();
-            offerByRoom = offerByRoom.reversed();
-        }
+        int room = prefer == Prefer.MOST_ROOM ? -1 : 1;
         // Fewer queue jobs breaks ties in both policies: between two equally full cards, the one
-        // with fewer jobs is less likely to see a neighbour's memory grow under it.
-        gpuRank = byRoom.thenComparingInt(GpuBudget::queueJobs).thenComparingInt(GpuBudget::index);
-        offerRank = offerByRoom.thenComparingLong(Offer::queueJobs).thenComparingInt(Offer::nodeOrder);
+        // with fewer jobs is less likely to see a neighbour's memory grow under it. Written out
+        // rather than built with Comparator.comparing(...).thenComparing: the lambdas inside those
+        // JDK methods are spun at run time on every start (the AOT cache holds only nvidb's own),
+        // and every scheduler pass makes a policy.
+        gpuRank = (a, b) -> {
+            int c = room * Long.compare(a.freeMb(), b.freeMb());
+            c = c != 0 ? c : Integer.compare(a.queueJobs(), b.queueJobs());
+            return c != 0 ? c : Integer.compare(a.index(), b.index());
+        };
+        offerRank = (a, b) -> {
+            int c = room * Long.compare(a.freeMb(), b.freeMb());
+            c = c != 0 ? c : Long.compare(a.queueJobs(), b.queueJobs());
+            return c != 0 ? c : Integer.compare(a.nodeOrder(), b.nodeOrder());
+        };
     }
 
     @Override

@@ -1,0 +1,83 @@
+package nvidb.cli.forward;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import nvidb.core.api.RemoteSettings;
+
+/**
+ * One OpenSSH connection per queue host, shared by the forwarded commands (ControlMaster): the
+ * first command's ssh opens it and leaves it open for {@link #PERSIST_SECONDS} after the last
+ * session ends (ControlPersist), so a later command skips the key exchange and login and costs a
+ * new session on the open connection. A master that died leaves a socket nothing answers: ssh
+ * removes it and opens a new connection itself (ControlMaster=auto).
+ *
+ * <p>The control socket lives in {@code NVIDB_HOME/ssh}, a folder only its user may enter (0700):
+ * whoever can open the socket can run commands on the host as that user. Its name is short (a
+ * unix socket path has at most 107 bytes, and ssh first binds it under a name 17 bytes longer);
+ * where even that is too long, or the folder cannot be made private, commands connect each on
+ * their own, as without sharing. Options the user gives in {@code ssh_options} come first on the
+ * ssh line and so win (OpenSSH keeps the first value): {@code ControlMaster=no} turns sharing off.
+ */
+final class ConnectionSharing {
+    /** How long an idle shared connection stays open. */
+    static final int PERSIST_SECONDS = 600;
+    /** sun_path holds 108 bytes with its NUL; ssh binds "PATH.XXXXXXXXXXXXXXXX" first, then renames it. */
+    static final int MAX_SOCKET_PATH = 107 - 17;
+    private static final Set<PosixFilePermission> PRIVATE = PosixFilePermissions.fromString("rwx------");
+
+    private ConnectionSharing() {
+    }
+
+    /**
+     * The ssh options that share one connection to {@code remote}'s host, with the control socket
+     * under {@code home}; none where the socket cannot be placed there safely.
+     */
+    static List<String> options(RemoteSettings remote, Path home) {
+        return socket(remote, home).map(path -> List.of("ControlMaster=auto",
+                "ControlPath=" + path.toString().replace("%", "%%"), // ssh expands %-tokens in it
+                "ControlPersist=" + PERSIST_SECONDS)).orElse(List.of());
+    }
+
+    /** The control socket for {@code remote}'s host under {@code home}, its private folder made. */
+    static Optional<Path> socket(RemoteSettings remote, Path home) {
+        Path dir = home.toAbsolutePath().resolve("ssh");
+        Path socket = dir.resolve(name(remote));
+        if (socket.toString().getBytes(StandardCharsets.UTF_8).length > MAX_SOCKET_PATH) {
+            return Optional.empty();
+        }
+        try {
+            if (!Files.isDirectory(dir)) {
+                Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PRIVATE));
+            }
+            // Made here by an older umask, or by hand: a socket that lets others in is no socket of ours.
+            if (!Files.getPosixFilePermissions(dir).equals(PRIVATE)) {
+                Files.setPosixFilePermissions(dir, PRIVATE);
+            }
+        } catch (IOException | UnsupportedOperationException | SecurityException e) {
+            return Optional.empty();
+        }
+        return Optional.of(socket);
+    }
+
+    /** {@code cm-} and 12 hex digits of user, host and port: one connection per login to a host. */
+    private static String name(RemoteSettings remote) {
+        String login = (remote.username() == null ? "" : remote.username()) + "@" + remote.host() + ":"
+                + (remote.port() == null ? "" : remote.port());
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(login.getBytes(StandardCharsets.UTF_8));
+            return "cm-" + HexFormat.of().formatHex(digest, 0, 6);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
+        }
+    }
+}
