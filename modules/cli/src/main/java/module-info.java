@@ -4,6 +4,7 @@ module nvidb.cli {
     requires info.picocli;
     requires nvidb.pluginhost;
     requires nvidb.tui;
+    requires nvidb.web;
     // sun.misc.Signal: the daemon stops on SIGTERM with exit 0 (nvidb.cli.context.StopSignals), and a
     // forwarded command relays Ctrl-C to the queue host instead of ending here.
     requires jdk.unsupported;

@@ -32,6 +32,8 @@ public final class QueueCommand implements java.util.concurrent.Callable<Integer
             .add("daemon", QueueDaemon::new)
             .add("keeper", QueueKeeper::new)
             .add("tui", QueueTui::new)
+            .add("web", QueueWeb::new)
+            .add("history", QueueHistory::new)
             .map();
 
     @CommandLine.Spec

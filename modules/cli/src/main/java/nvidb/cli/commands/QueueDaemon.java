@@ -78,7 +78,7 @@ public final class QueueDaemon extends BaseCommand {
         } else {
             out().note("nvidb queue daemon " + started + "; log: " + log.file() + ". SIGTERM or Ctrl-C stops it after its pass.");
         }
-        try (StopSignals signals = StopSignals.install(daemon::stop)) {
+        try (StopSignals signals = StopSignals.install(daemon::stop); AutoCloseableWeb web = startWeb(log)) {
             daemon.run(listener(log), duties());
         } catch (NvidbException e) {
             log.line("stopped: " + e.getMessage());
@@ -89,6 +89,38 @@ public final class QueueDaemon extends BaseCommand {
             out().document(new QueueDocuments.WatchSummary(true, passes, dispatched, finished));
         }
         return 0;
+    }
+
+    /** The web server of {@code queue.web.listen}, closed with the daemon; none when unset. */
+    private interface AutoCloseableWeb extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /**
+     * Serves the web pages where {@code queue.web.listen} says. One that cannot start is logged
+     * and the daemon goes on: keeping the queue moving matters more than the pages.
+     */
+    private AutoCloseableWeb startWeb(DaemonLog log) {
+        String listen = service().info().webListen();
+        if (listen == null) {
+            return () -> { };
+        }
+        try {
+            nvidb.web.Web.Server server = nvidb.web.Web.start(new nvidb.web.Web.Options(listen, ctx().home(), false),
+                    new nvidb.cli.web.WebBackend(ctx()));
+            String line = "web pages on " + server.url() + " (the link with the token: "
+                    + ctx().home().resolve("web.token") + " holds it)";
+            log.line(line);
+            if (!json()) {
+                out().note(line);
+            }
+            return server::close;
+        } catch (java.io.IOException | NvidbException e) {
+            log.line("web pages not served on " + listen + ": " + e.getMessage());
+            out().note("web pages not served on " + listen + ": " + e.getMessage());
+            return () -> { };
+        }
     }
 
     private Daemon.Duties duties() {

@@ -28,6 +28,10 @@ public final class CliContext implements AutoCloseable {
     private boolean local;
     private String queueHost;
     private volatile QueueAccess access; // read by the shutdown hook's thread
+    /** How a command line runs (Nvidb.run), set by it, so that a command can run others in this process. */
+    private java.util.function.ToIntBiFunction<String[], CliContext> runner;
+    /** The access was lent by another context ({@link #borrowing}): that one closes it, not this one. */
+    private final boolean borrowed;
     private final List<QueueAccess> more = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** A command line run inside another program (tests, embedders): empty stdin, the signals are not its own. */
@@ -41,14 +45,46 @@ public final class CliContext implements AutoCloseable {
      *                    over SIGINT and SIGTERM, as forwarding does to relay them to the queue host
      */
     public CliContext(Map<String, String> env, Output output, InputStream stdin, boolean ownsProcess) {
+        this(env, output, stdin, ownsProcess, null);
+    }
+
+    private CliContext(Map<String, String> env, Output output, InputStream stdin, boolean ownsProcess,
+                       QueueAccess lent) {
         this.env = Map.copyOf(env);
         this.output = output;
         this.stdin = stdin;
         this.ownsProcess = ownsProcess;
+        this.access = lent;
+        this.borrowed = lent != null;
+    }
+
+    /**
+     * A context for one command line run inside this process on an access opened already
+     * ({@link #openAccess()}): the web server runs each request's command so. Closing it leaves
+     * that access open.
+     */
+    public static CliContext borrowing(Map<String, String> env, Output output, QueueAccess lent) {
+        return new CliContext(env, output, InputStream.nullInputStream(), false, lent);
     }
 
     public Output output() {
         return output;
+    }
+
+    /** Set by the entry point that runs command lines ({@code Nvidb.run}) on each context it runs one on. */
+    public void setRunner(java.util.function.ToIntBiFunction<String[], CliContext> runner) {
+        this.runner = runner;
+    }
+
+    /**
+     * Runs another command line on {@code on}, as this one was run (the web server's requests);
+     * returns its exit code.
+     */
+    public int runLine(String[] args, CliContext on) {
+        if (runner == null) {
+            throw new IllegalStateException("this context was not made by the command line's entry point");
+        }
+        return runner.applyAsInt(args, on);
     }
 
     public Map<String, String> env() {
@@ -111,13 +147,23 @@ public final class CliContext implements AutoCloseable {
     /** Core, reached through its one published package; opened on first use. */
     private QueueAccess access() {
         if (access == null) {
-            access = openAccess();
+            access = newAccess();
         }
         return access;
     }
 
-    private QueueAccess openAccess() {
+    private QueueAccess newAccess() {
         return QueueAccess.open(env, dbPath, local, home -> SitePlugins.load(pluginFolders(home)));
+    }
+
+    /**
+     * Another access to this command line's queue, for a thread of its own (the web server's
+     * requests); its leases are given back and it is closed with this context.
+     */
+    public QueueAccess openAccess() {
+        QueueAccess another = newAccess();
+        more.add(another);
+        return another;
     }
 
     /**
@@ -126,9 +172,7 @@ public final class CliContext implements AutoCloseable {
      * closed with this context.
      */
     public Queue openQueue() {
-        QueueAccess another = openAccess();
-        more.add(another);
-        return another.queue();
+        return openAccess().queue();
     }
 
     /** Built-in plugins plus site plugins from {@code $NVIDB_HOME/plugins} and the distribution's {@code plugins/}. */
@@ -187,7 +231,7 @@ public final class CliContext implements AutoCloseable {
 
     @Override
     public void close() {
-        if (access != null) {
+        if (access != null && !borrowed) {
             access.close();
         }
         more.forEach(QueueAccess::close);

@@ -46,6 +46,7 @@ public final class Json {
     private Json() {
     }
 
+
     /** Compact JSON of {@code value}. */
     public static String write(Object value) {
         try {

@@ -10,8 +10,11 @@ import java.util.Optional;
  * transaction, and says what happened.
  */
 public interface Queue extends AutoCloseable {
-    /** Where the queue lives and the settings a status view shows. */
-    record Info(Path database, long headroomMb, int maxJobsPerGpu, String placement) {
+    /**
+     * Where the queue lives and the settings a status view shows; {@code webListen} is
+     * {@code queue.web.listen} (where the daemon serves the web pages), or null.
+     */
+    record Info(Path database, long headroomMb, int maxJobsPerGpu, String placement, String webListen) {
     }
 
     Info info();
@@ -33,6 +36,9 @@ public interface Queue extends AutoCloseable {
 
     /** When the last pass finished, or null before the first. */
     Instant lastTickAt();
+
+    /** How long the last finished pass took (ms), or -1 before the first. */
+    long lastTickMillis();
 
     /**
      * The queue daemon serving this database (registered, and its process not known to be gone),
@@ -63,6 +69,9 @@ public interface Queue extends AutoCloseable {
 
     /** Backing the database up while the queue works, and restoring a backup. */
     Backups backups();
+
+    /** The GPUs' and the queue's history, as the passes recorded it (the web pages' plots). */
+    History history();
 
     @Override
     void close();

@@ -40,7 +40,7 @@ public final class ConfigLoader {
     private static final Set<String> QUEUE_KEYS = Set.of("headroom_mb", "max_jobs_per_gpu", "max_cpu_jobs_per_node",
             "placement", "default_vram", "tick_min_interval", "lock_ttl", "probe_timeout", "launch_timeout",
             "job_root", "include_local", "local_node_name", "lane_spool_root", "lane_lookahead",
-            "lane_poll_interval", "lane_idle_exit", "burst_after", "backup", "notify", "remote");
+            "lane_poll_interval", "lane_idle_exit", "burst_after", "backup", "notify", "remote", "web");
     private static final Set<String> BACKUP_KEYS = Set.of("enabled", "interval_hours", "keep", "directory");
     /** config.yml's top level; queue.yml also takes {@code nodes} for {@code servers}. */
     private static final Set<String> CONFIG_FILE_KEYS = Set.of("servers", "queue", "remote");
@@ -161,7 +161,25 @@ public final class ConfigLoader {
                 q.integer("lane_idle_exit", d.laneIdleExit(), 0),
                 q.integer("burst_after", d.burstAfter(), 0),
                 backup(q.value("backup").orElse(null), d.backup()),
-                notify(q.value("notify").orElse(null)));
+                notify(q.value("notify").orElse(null)),
+                web(q.value("web").orElse(null)));
+    }
+
+    /**
+     * {@code queue.web.listen}: where the daemon serves the web pages ({@code HOST:PORT}), or null
+     * for none. Only the shape is checked here; binding it is the web server's business.
+     */
+    private static String web(ConfigValue v) {
+        if (v == null || v.value() == null) {
+            return null;
+        }
+        ConfigSection m = new ConfigSection("queue.web", v);
+        m.requireKnownKeys(Set.of("listen"));
+        String listen = m.string("listen", null);
+        if (listen != null && !listen.matches(".+:[0-9]{1,5}")) {
+            throw m.error("listen", "must be HOST:PORT, such as 127.0.0.1:8765, not '" + listen + "'");
+        }
+        return listen;
     }
 
     /** A plugin name must name an installed plugin of its kind (any name goes when none is installed). */

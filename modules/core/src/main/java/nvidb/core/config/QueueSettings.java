@@ -26,17 +26,18 @@ public record QueueSettings(
         int laneIdleExit,
         int burstAfter,
         BackupSettings backup,
-        Map<String, Object> notifySettings) {
+        Map<String, Object> notifySettings,
+        String webListen) {
 
     public static QueueSettings defaults() {
         return new QueueSettings(512, 4, 4, "spread", 0, 3, 180, 25, 60, ".nvidb/jobs", false, "local",
-                ".nvidb/lanes", 1, 3, 900, 300, new BackupSettings(false, 24, 7, null), NotifySettings.DEFAULTS);
+                ".nvidb/lanes", 1, 3, 900, 300, new BackupSettings(false, 24, 7, null), NotifySettings.DEFAULTS, null);
     }
 
     public QueueSettings withIncludeLocal(boolean value) {
         return new QueueSettings(headroomMb, maxJobsPerGpu, maxCpuJobsPerNode, placement, defaultVramMb, tickMinInterval,
                 lockTtl, probeTimeout, launchTimeout, jobRoot, value, localNodeName, laneSpoolRoot, laneLookahead,
-                lanePollInterval, laneIdleExit, burstAfter, backup, notifySettings);
+                lanePollInterval, laneIdleExit, burstAfter, backup, notifySettings, webListen);
     }
 
     /** The scheduler lease must outlive every single remote call of a pass, retries included. */

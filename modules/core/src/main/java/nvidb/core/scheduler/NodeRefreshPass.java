@@ -238,6 +238,7 @@ final class NodeRefreshPass {
                 config.settings().headroomMb(), now);
         store.db.write(() -> {
             store.gpus.replace(n.name(), capacity.gpus());
+            store.history.recordGpus(now, capacity.gpus());
             for (Job j : stillRunning) {
                 Long measured = capacity.measuredByJob().get(j.id());
                 if (measured != null && !measured.equals(j.gpuMemMb() == null ? null : (long) j.gpuMemMb())) {

@@ -43,6 +43,8 @@ import nvidb.spi.placement.PlacementPolicyFactory;
 public final class Scheduler {
     public static final String LEASE = "scheduler";
     static final String LAST_TICK = "last_tick_at";
+    /** How long the last finished pass took, in milliseconds (the web's metrics). */
+    public static final String LAST_TICK_MS = "last_tick_ms";
 
     private final Store store;
     private final QueueConfig config;
@@ -114,7 +116,10 @@ public final class Scheduler {
             gate.run(summary);
             dispatch(homes, summary);
             store.db.write(() -> {
-                store.meta.put(LAST_TICK, Times.iso(Times.now()));
+                Instant end = Times.now();
+                store.meta.put(LAST_TICK, Times.iso(end));
+                store.meta.put(LAST_TICK_MS, String.valueOf(java.time.Duration.between(now, end).toMillis()));
+                store.history.recordQueue(end);
                 return null;
             });
         } finally {

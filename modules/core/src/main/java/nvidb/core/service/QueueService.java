@@ -91,7 +91,7 @@ public final class QueueService implements Queue {
     @Override
     public Info info() {
         return new Info(paths.database(), config.settings().headroomMb(), config.settings().maxJobsPerGpu(),
-                config.settings().placement());
+                config.settings().placement(), config.settings().webListen());
     }
 
     /** Records the configured servers as nodes; written only when the configuration changed. */
@@ -185,6 +185,11 @@ public final class QueueService implements Queue {
     }
 
     @Override
+    public long lastTickMillis() {
+        return store.db.read(() -> store.meta.get(Scheduler.LAST_TICK_MS).map(Long::parseLong).orElse(-1L));
+    }
+
+    @Override
     public Instant lastTickAt() {
         return store.db.read(() -> store.meta.get("last_tick_at").map(Times::parse).orElse(null));
     }
@@ -223,6 +228,11 @@ public final class QueueService implements Queue {
     @Override
     public LaneRunners laneRunners() {
         return new LaneRunnerService(context);
+    }
+
+    @Override
+    public nvidb.core.api.History history() {
+        return new HistoryService(context);
     }
 
     @Override

@@ -14,6 +14,7 @@ public final class Store implements AutoCloseable {
     private final OrphanRepository orphans;
     public final GpuRepository gpus;
     public final BatchRepository batch;
+    public final HistoryRepository history;
 
     private Store(Database db) {
         this.db = db;
@@ -28,6 +29,7 @@ public final class Store implements AutoCloseable {
         this.orphans = new OrphanRepository(db);
         this.gpus = new GpuRepository(db);
         this.batch = new BatchRepository(db);
+        this.history = new HistoryRepository(db);
     }
 
     public static Store open(java.nio.file.Path path) {

@@ -1,4 +1,4 @@
--- Schema 5: batch nodes (issue 21): jobs handed to a node whose own scheduler places them (a Slurm
+-- Schema 6: batch nodes (issue 21): jobs handed to a node whose own scheduler places them (a Slurm
 -- partition). A row per job that was submitted there, or waits to overflow there, or must never
 -- (--no-burst). The job's own row keeps node and run_dir as for any node; this row adds what the
 -- batch system said.

@@ -1,0 +1,172 @@
+package nvidb.web;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.net.BindException;
+import java.net.URI;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import nvidb.core.api.ErrorCode;
+import nvidb.core.api.NvidbException;
+
+/**
+ * The server: the JDK's {@code jdk.httpserver} (one JDK module, no jar), a virtual thread per
+ * request, and in front of every route the same guard: the Host header on loopback, the token,
+ * paths that cannot name anything outside what is served.
+ */
+final class WebServer implements Web.Server {
+    /**
+     * A request whose headers and body have not arrived within this many seconds is cut (a slow
+     * client holds no connection for long). Read once by the JDK when its server class loads.
+     */
+    private static final String MAX_REQUEST_SECONDS = "10";
+
+    private final HttpServer http;
+    private final ExecutorService threads;
+    private final Listen listen;
+    private final Token token;
+    private final Set<String> hosts;
+    private final Api api;
+    private final EventStream stream;
+    private final Passes passes;
+
+    private WebServer(HttpServer http, ExecutorService threads, Listen listen, Token token, Web.Backend backend,
+                      boolean ownPasses) {
+        this.http = http;
+        this.threads = threads;
+        this.listen = listen;
+        this.token = token;
+        int port = http.getAddress().getPort();
+        this.hosts = Set.of("127.0.0.1:" + port, "localhost:" + port, "[::1]:" + port);
+        this.api = new Api(backend);
+        this.stream = new EventStream(backend);
+        this.passes = ownPasses ? new Passes(backend) : null;
+    }
+
+    static WebServer start(Web.Options options, Web.Backend backend) throws IOException {
+        Listen listen = Listen.parse(options.listen() == null ? Listen.DEFAULT : options.listen());
+        Token token = Token.load(options.home());
+        if (System.getProperty("sun.net.httpserver.maxReqTime") == null) {
+            System.setProperty("sun.net.httpserver.maxReqTime", MAX_REQUEST_SECONDS);
+        }
+        HttpServer http;
+        try {
+            http = HttpServer.create(listen.address(), 64);
+        } catch (BindException e) {
+            throw NvidbException.usage("cannot listen on " + options.listen() + ": " + e.getMessage()
+                    + " (another server there? pick another port with --listen HOST:PORT)");
+        }
+        ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+        http.setExecutor(threads);
+        WebServer server = new WebServer(http, threads, listen, token, backend, options.ownPasses());
+        http.createContext("/", server::handle);
+        http.start();
+        server.stream.start();
+        if (server.passes != null) {
+            server.passes.start();
+        }
+        return server;
+    }
+
+    @Override
+    public URI url() {
+        String host = listen.address().getAddress().getHostAddress();
+        if (host.contains(":")) {
+            host = "[" + host + "]";
+        }
+        return URI.create("http://" + host + ":" + http.getAddress().getPort() + "/");
+    }
+
+    @Override
+    public URI urlWithToken() {
+        return URI.create(url() + "#token=" + token.text());
+    }
+
+    @Override
+    public boolean exposed() {
+        return !listen.loopback();
+    }
+
+    @Override
+    public void close() {
+        if (passes != null) {
+            passes.close();
+        }
+        stream.close();
+        http.stop(0);
+        threads.shutdownNow();
+    }
+
+    private void handle(HttpExchange ex) throws IOException {
+        try {
+            route(ex);
+        } catch (Http.TooLarge e) {
+            Http.error(ex, 413, ErrorCode.USAGE, e.getMessage());
+        } catch (Http.BadRequest e) {
+            Http.error(ex, 400, ErrorCode.USAGE, e.getMessage());
+        } catch (NvidbException e) {
+            Http.error(ex, Http.status(e.code().label()), e.code(), e.getMessage());
+        } catch (IOException e) {
+            ex.close(); // the client went away
+        } catch (RuntimeException e) {
+            Http.error(ex, 500, ErrorCode.FAILED, e.getClass().getSimpleName() + ": " + e.getMessage());
+        }
+    }
+
+    private void route(HttpExchange ex) throws IOException {
+        // DNS rebinding: a page of another site whose name now points at 127.0.0.1 still sends its own name.
+        String host = ex.getRequestHeaders().getFirst("Host");
+        if (listen.loopback() && (host == null || !hosts.contains(host.toLowerCase(java.util.Locale.ROOT)))) {
+            Http.error(ex, 403, ErrorCode.USAGE, "this server answers to 127.0.0.1, localhost or [::1] on its port,"
+                    + " not to the host '" + host + "'");
+            return;
+        }
+        String path = Paths.clean(ex.getRequestURI().getRawPath());
+        String method = ex.getRequestMethod();
+        boolean read = method.equals("GET") || method.equals("HEAD");
+        if (!read && !method.equals("POST")) {
+            ex.getResponseHeaders().set("Allow", "GET, HEAD, POST");
+            Http.error(ex, 405, ErrorCode.USAGE, method + " is not served; reads are GET, actions POST");
+            return;
+        }
+        if (read && Assets.serves(path)) {
+            Assets.send(ex, path); // the page itself holds no data: no token needed to load it
+            return;
+        }
+        if (!authorised(ex, read, path)) {
+            // Nothing was read or changed; the same answer for a missing and a wrong token.
+            ex.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"nvidb\"");
+            Http.error(ex, 401, ErrorCode.USAGE, read ? "reads from beyond loopback need the token:"
+                    + " Authorization: Bearer <the token in $NVIDB_HOME/web.token>"
+                    : "actions need the token: Authorization: Bearer <the token in $NVIDB_HOME/web.token>");
+            return;
+        }
+        if (path.equals("/metrics") && read) {
+            Metrics.send(ex, api.backend());
+        } else if (path.equals("/api/v1/stream") && read) {
+            stream.serve(ex);
+        } else if (path.startsWith("/api/v1/")) {
+            api.handle(ex, path.substring("/api/v1/".length()), read);
+        } else {
+            Http.error(ex, 404, ErrorCode.NOT_FOUND, "nothing is served at " + path);
+        }
+    }
+
+    /**
+     * Actions always need the token, in the Authorization header only (a cross-site form cannot
+     * set it, and no cookie is ever used); reads need it beyond loopback, where the event stream
+     * may carry it as {@code access_token} (a browser's EventSource sets no header).
+     */
+    private boolean authorised(HttpExchange ex, boolean read, String path) {
+        if (read && listen.loopback()) {
+            return true;
+        }
+        String header = ex.getRequestHeaders().getFirst("Authorization");
+        if (header != null && header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return token.matches(header.substring(7).strip());
+        }
+        return read && path.equals("/api/v1/stream") && token.matches(Http.query(ex).get("access_token"));
+    }
+}
