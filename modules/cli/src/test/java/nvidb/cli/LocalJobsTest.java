@@ -266,10 +266,15 @@ class LocalJobsTest {
     }
 
     static void waitUntil(Check check, int seconds) throws Exception {
+        waitUntil(check, seconds, () -> "");
+    }
+
+    /** As {@link #waitUntil(Check, int)}, saying {@code state} when it times out. */
+    static void waitUntil(Check check, int seconds, java.util.function.Supplier<String> state) throws Exception {
         Instant deadline = Instant.now().plus(Duration.ofSeconds(seconds));
         while (!check.ok()) {
             if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("condition not met within " + seconds + " s");
+                throw new AssertionError("condition not met within " + seconds + " s " + state.get());
             }
             Thread.sleep(100);
         }

@@ -88,7 +88,7 @@ class SpiSignaturesTest {
         // Guards the comparison against passing because it saw nothing.
         List<String> lines = Signatures.of(PluginFactory.class);
         Set<String> packages = Signatures.exportedPackages(PluginFactory.class);
-        assertEquals(Set.of("nvidb.spi", "nvidb.spi.alert", "nvidb.spi.config", "nvidb.spi.placement",
+        assertEquals(Set.of("nvidb.spi", "nvidb.spi.alert", "nvidb.spi.config", "nvidb.spi.batch", "nvidb.spi.placement",
                 "nvidb.spi.probe", "nvidb.spi.transport"), packages);
         Set<String> seen = new TreeSet<>();
         for (String line : lines) {

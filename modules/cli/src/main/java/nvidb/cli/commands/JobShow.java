@@ -3,6 +3,7 @@ package nvidb.cli.commands;
 import nvidb.cli.output.HumanViews;
 import nvidb.core.api.JobQueries;
 import nvidb.core.api.Queue;
+import nvidb.core.view.BatchView;
 import nvidb.core.view.EventView;
 import nvidb.core.view.JobDocuments;
 import nvidb.core.view.JobView;
@@ -28,10 +29,14 @@ public final class JobShow extends BaseCommand {
         service.tick(tick.read());
         JobQueries.JobDetail detail = service.jobQueries().show(jobId);
         if (json()) {
-            out().document(new JobDocuments.Shown(JobView.of(detail.job(), now()),
+            out().document(new JobDocuments.Shown(JobView.of(detail.job(), now()), BatchView.of(detail),
                     detail.events().stream().map(EventView::of).toList(), logs == null ? null : logTail(service, jobId)));
         } else {
             out().line(HumanViews.jobDetail(detail.job(), detail.events(), now()));
+            if (detail.batch() != null) {
+                out().line("batch       " + detail.batch().node() + " job " + detail.batch().id() + " "
+                        + detail.batch().state() + (detail.batch().reason() == null ? "" : " (" + detail.batch().reason() + ")"));
+            }
             if (logs != null) {
                 String tail = logTail(service, jobId);
                 if (!tail.isEmpty()) {

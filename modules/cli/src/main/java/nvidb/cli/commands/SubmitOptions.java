@@ -74,11 +74,14 @@ public final class SubmitOptions {
             description = "A second submit with the same key returns the first job (or sweep) instead of creating another.")
     String idempotencyKey;
 
+    @Option(names = "--no-burst", description = "Keep the job on the workstations: never overflow it to a Slurm node (burst: true).")
+    boolean noBurst;
+
     /** The request these options make, with {@code command} as its command and {@code sweep:ID} dependencies resolved. */
     SubmitRequest request(Queue service, String command) {
         return new SubmitRequest(name, command, workdir, env(), priority, gpus, vram, node, lane, at,
                 dependencies(service, after), dependencies(service, afterAny), timeout, retries, tags, submitter, note,
-                idempotencyKey);
+                idempotencyKey, noBurst);
     }
 
     /**

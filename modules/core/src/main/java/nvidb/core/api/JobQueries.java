@@ -23,7 +23,20 @@ public interface JobQueries {
 
     List<Job> jobsById(List<Long> ids);
 
-    record JobDetail(Job job, List<Event> events) {
+    /**
+     * @param batch the batch node's word on the job when one holds it or held it (Slurm), else null
+     */
+    record JobDetail(Job job, List<Event> events, BatchInfo batch) {
+    }
+
+    /**
+     * A job as the batch system of a batch node (Slurm) knows it.
+     *
+     * @param id     the batch system's id of it
+     * @param state  the batch system's word at the last pass ({@code PENDING}, {@code RUNNING}…)
+     * @param reason why it waits there, as shown ({@code slurm: Resources}), or null
+     */
+    record BatchInfo(String node, String id, String state, String reason) {
     }
 
     JobDetail show(long id);

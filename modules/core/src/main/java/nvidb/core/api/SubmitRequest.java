@@ -8,15 +8,24 @@ import java.util.Map;
  *
  * @param vram   the size text given to {@code --vram}, or null for {@code queue.default_vram}
  * @param at     the position in the lane ({@code head}, {@code tail}, a 1-based slot) or null
+ * @param noBurst the job never overflows to a batch node ({@code --no-burst})
  */
 public record SubmitRequest(String name, String command, String workdir, Map<String, String> env, int priority,
                             int gpus, String vram, String node, String lane, String at, List<Long> after,
                             List<Long> afterAny, Integer timeoutSeconds, int retries, List<String> tags,
-                            String submitter, String note, String idempotencyKey) {
+                            String submitter, String note, String idempotencyKey, boolean noBurst) {
     public SubmitRequest {
         env = env == null ? Map.of() : Map.copyOf(env);
         after = after == null ? List.of() : List.copyOf(after);
         afterAny = afterAny == null ? List.of() : List.copyOf(afterAny);
         tags = tags == null ? List.of() : List.copyOf(tags);
+    }
+
+    public SubmitRequest(String name, String command, String workdir, Map<String, String> env, int priority,
+                         int gpus, String vram, String node, String lane, String at, List<Long> after,
+                         List<Long> afterAny, Integer timeoutSeconds, int retries, List<String> tags,
+                         String submitter, String note, String idempotencyKey) {
+        this(name, command, workdir, env, priority, gpus, vram, node, lane, at, after, afterAny, timeoutSeconds,
+                retries, tags, submitter, note, idempotencyKey, false);
     }
 }

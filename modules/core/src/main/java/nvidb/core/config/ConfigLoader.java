@@ -40,7 +40,7 @@ public final class ConfigLoader {
     private static final Set<String> QUEUE_KEYS = Set.of("headroom_mb", "max_jobs_per_gpu", "max_cpu_jobs_per_node",
             "placement", "default_vram", "tick_min_interval", "lock_ttl", "probe_timeout", "launch_timeout",
             "job_root", "include_local", "local_node_name", "lane_spool_root", "lane_lookahead",
-            "lane_poll_interval", "lane_idle_exit", "backup", "notify", "remote", "web");
+            "lane_poll_interval", "lane_idle_exit", "burst_after", "backup", "notify", "remote", "web");
     private static final Set<String> BACKUP_KEYS = Set.of("enabled", "interval_hours", "keep", "directory");
     /** config.yml's top level; queue.yml also takes {@code nodes} for {@code servers}. */
     private static final Set<String> CONFIG_FILE_KEYS = Set.of("servers", "queue", "remote");
@@ -159,6 +159,7 @@ public final class ConfigLoader {
                 q.integer("lane_lookahead", d.laneLookahead(), 0), // at least the lane's concurrency anyway
                 q.number("lane_poll_interval", d.lanePollInterval()),
                 q.integer("lane_idle_exit", d.laneIdleExit(), 0),
+                q.integer("burst_after", d.burstAfter(), 0),
                 backup(q.value("backup").orElse(null), d.backup()),
                 notify(q.value("notify").orElse(null)),
                 web(q.value("web").orElse(null)));
@@ -319,6 +320,11 @@ public final class ConfigLoader {
         List<Integer> gpuIds = gpuList(m, m.contains("gpus") ? "gpus" : "gpu_ids");
         Optional<TransportFactory> transportPlugin = plugins.find(TransportFactory.class, PluginKind.TRANSPORT, transport);
         transportPlugin.ifPresent(f -> f.validate(m));
+        // A node behind a login (a batch system's): the login transport checks its own keys of the entry too.
+        transportPlugin.flatMap(f -> f.login(m.plain())).ifPresent(login -> {
+            requireName(PluginKind.TRANSPORT, m, "login", login);
+            plugins.find(TransportFactory.class, PluginKind.TRANSPORT, login).ifPresent(f -> f.validate(m));
+        });
         String probe = m.string("probe", null);
         requireName(PluginKind.PROBE, m, "probe", probe);
         Optional<ProbeFactory> probePlugin = probe == null ? Optional.empty()

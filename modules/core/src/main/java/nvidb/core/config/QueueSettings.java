@@ -2,7 +2,11 @@ package nvidb.core.config;
 
 import java.util.Map;
 
-/** The {@code queue:} block with every default of {@code reference-cli.md} §5.3. */
+/**
+ * The {@code queue:} block with every default of {@code reference-cli.md} §5.3, and
+ * {@code burst_after}: seconds a pool job no workstation can take waits before it overflows to a
+ * batch node ({@code burst: true}); 0 sends it at once.
+ */
 public record QueueSettings(
         long headroomMb,
         int maxJobsPerGpu,
@@ -20,19 +24,20 @@ public record QueueSettings(
         int laneLookahead,
         double lanePollInterval,
         int laneIdleExit,
+        int burstAfter,
         BackupSettings backup,
         Map<String, Object> notifySettings,
         String webListen) {
 
     public static QueueSettings defaults() {
         return new QueueSettings(512, 4, 4, "spread", 0, 3, 180, 25, 60, ".nvidb/jobs", false, "local",
-                ".nvidb/lanes", 1, 3, 900, new BackupSettings(false, 24, 7, null), NotifySettings.DEFAULTS, null);
+                ".nvidb/lanes", 1, 3, 900, 300, new BackupSettings(false, 24, 7, null), NotifySettings.DEFAULTS, null);
     }
 
     public QueueSettings withIncludeLocal(boolean value) {
         return new QueueSettings(headroomMb, maxJobsPerGpu, maxCpuJobsPerNode, placement, defaultVramMb, tickMinInterval,
                 lockTtl, probeTimeout, launchTimeout, jobRoot, value, localNodeName, laneSpoolRoot, laneLookahead,
-                lanePollInterval, laneIdleExit, backup, notifySettings, webListen);
+                lanePollInterval, laneIdleExit, burstAfter, backup, notifySettings, webListen);
     }
 
     /** The scheduler lease must outlive every single remote call of a pass, retries included. */

@@ -10,6 +10,7 @@ import nvidb.core.config.QueueConfig;
 import nvidb.core.config.ServerConfig;
 import nvidb.core.plugins.PluginRegistry;
 import nvidb.spi.PluginKind;
+import nvidb.spi.batch.BatchScheduler;
 import nvidb.spi.probe.Probe;
 import nvidb.spi.probe.ProbeFactory;
 import nvidb.spi.probe.ProbeSettings;
@@ -31,6 +32,7 @@ public final class NodeConnections implements AutoCloseable {
     private final QueueConfig config;
     private final PluginRegistry plugins;
     private final Map<String, Transport> open = new ConcurrentHashMap<>();
+    private final Map<String, Optional<BatchScheduler>> batches = new ConcurrentHashMap<>();
     private final Reconnects reconnects;
 
     public NodeConnections(QueueConfig config, PluginRegistry plugins) {
@@ -59,9 +61,7 @@ public final class NodeConnections implements AutoCloseable {
     public ExecResult run(String node, String script, Duration timeout, boolean idempotent) throws TransportException {
         ServerConfig server = server(node).orElseThrow(
                 () -> new TransportException("node " + node + " is no longer configured, so nvidb cannot reach it"));
-        Transport t = open.computeIfAbsent(node, n -> plugins.require(TransportFactory.class, PluginKind.TRANSPORT,
-                server.transport()).open(new NodeAddress(server.name(), server.hostname(), server.port(),
-                server.username(), server.options())));
+        Transport t = open.computeIfAbsent(node, n -> open(server));
         if (reconnects == null) {
             return t.run(script, timeout, idempotent);
         }
@@ -77,6 +77,42 @@ public final class NodeConnections implements AutoCloseable {
             reconnects.failed(node, e.getMessage(), Instant.now());
             throw e;
         }
+    }
+
+    /**
+     * Opens a node's transport; one reached through a login transport (a batch system's login
+     * node) gets that transport opened for it.
+     */
+    private Transport open(ServerConfig server) {
+        TransportFactory factory = transportFactory(server);
+        NodeAddress address = address(server);
+        Optional<String> login = factory.login(server.options());
+        if (login.isEmpty()) {
+            return factory.open(address);
+        }
+        return factory.open(address, plugins.require(TransportFactory.class, PluginKind.TRANSPORT, login.get())
+                .open(address));
+    }
+
+    private TransportFactory transportFactory(ServerConfig server) {
+        return plugins.require(TransportFactory.class, PluginKind.TRANSPORT, server.transport());
+    }
+
+    private static NodeAddress address(ServerConfig server) {
+        return new NodeAddress(server.name(), server.hostname(), server.port(), server.username(), server.options());
+    }
+
+    /**
+     * The batch scheduler of a node whose own scheduler places jobs (a Slurm partition); empty
+     * for an ordinary node, and for one no longer configured.
+     */
+    public Optional<BatchScheduler> batch(String node) {
+        return batches.computeIfAbsent(node, n -> server(n).flatMap(s -> transportFactory(s).batchScheduler(address(s))));
+    }
+
+    /** Whether {@code node} is a batch node (see {@link #batch}). */
+    public boolean isBatch(String node) {
+        return batch(node).isPresent();
     }
 
     /** The job root on a node: the server's {@code job_root}, else {@code queue.job_root}. */

@@ -42,8 +42,17 @@ public final class NodeScripts {
         return root + "/" + runDirName(jobId, attempt);
     }
 
-    /** What a job needs to start: where, on which GPUs, as which attempt. */
-    public record LaunchSpec(Job job, String nodeName, String jobRoot, List<Integer> gpuIds, int attempt) {
+    /**
+     * What a job needs to start: where, on which GPUs, as which attempt.
+     *
+     * @param batch the batch system that runs it ({@code slurm}), which then chooses its GPUs;
+     *              null on an ordinary node
+     */
+    public record LaunchSpec(Job job, String nodeName, String jobRoot, List<Integer> gpuIds, int attempt,
+                             String batch) {
+        public LaunchSpec(Job job, String nodeName, String jobRoot, List<Integer> gpuIds, int attempt) {
+            this(job, nodeName, jobRoot, gpuIds, attempt, null);
+        }
     }
 
     /**
@@ -65,6 +74,7 @@ public final class NodeScripts {
                 .set("nvidb_job_name", job.name())
                 .set("nvidb_node", spec.nodeName())
                 .set("nvidb_gpus", String.join(",", spec.gpuIds().stream().map(String::valueOf).toList()))
+                .set("nvidb_batch", spec.batch())
                 .set("nvidb_workdir", job.workdir())
                 .args(env)
                 .alone("run.sh");
@@ -82,6 +92,30 @@ public final class NodeScripts {
                 .setShell("nvidb_run_script", NodeShell.withNewline(runScript(spec)))
                 .setShell("nvidb_command", NodeShell.withNewline(spec.job().command()))
                 .withLib("launch.sh");
+    }
+
+    /**
+     * One round trip that hands a job to the node's batch system, or adopts the submission this
+     * attempt already has. {@code submitFunction} is the batch plugin's. Prints {@code NVIDB_DIR=},
+     * {@code NVIDB_BATCH_ID=}, and {@code NVIDB_ADOPTED=1} when adopted, or {@code NVIDB_ERROR=}.
+     */
+    public static String batchSubmit(LaunchSpec spec, String submitFunction) {
+        return new NodeShell()
+                .set("nvidb_root", root(spec.jobRoot()))
+                .set("nvidb_run_name", runDirName(spec.job().id(), spec.attempt()))
+                .setShell("nvidb_run_script", NodeShell.withNewline(runScript(spec)))
+                .setShell("nvidb_command", NodeShell.withNewline(spec.job().command()))
+                .function("nvidb_batch_submit", submitFunction)
+                .withLib("batch-submit.sh");
+    }
+
+    /**
+     * Cancels the batch job a run directory recorded; {@code cancelFunction} is the batch
+     * plugin's. Prints {@code NVIDB_SIGNALLED=1|0}; exits non-zero when the batch system refused.
+     */
+    public static String batchCancel(String runDir, String cancelFunction) {
+        return new NodeShell().set("nvidb_run_dir", runDir).function("nvidb_batch_cancel", cancelFunction)
+                .withLib("batch-cancel.sh");
     }
 
     /**

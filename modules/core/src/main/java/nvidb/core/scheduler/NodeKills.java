@@ -1,12 +1,15 @@
 package nvidb.core.scheduler;
 
 import java.time.Duration;
+import java.util.Optional;
 import nvidb.core.node.NodeConnections;
 import nvidb.core.node.NodeScripts;
+import nvidb.core.util.Texts;
+import nvidb.spi.batch.BatchScheduler;
 import nvidb.spi.transport.ExecResult;
 import nvidb.spi.transport.TransportException;
 
-/** Stopping a job's processes on its node, and reading the end of its log first. */
+/** Stopping a job's processes on its node (or cancelling it in a batch node's scheduler), and reading the end of its log first. */
 public final class NodeKills {
     /** Seconds between TERM and KILL when a job is stopped. */
     static final int KILL_GRACE_SECONDS = 5;
@@ -24,8 +27,26 @@ public final class NodeKills {
      * @throws TransportException the node could not be reached; the caller records an orphan
      */
     public boolean terminate(String node, String runDir, int pid, Integer pgid) throws TransportException {
+        Optional<BatchScheduler> batch = nodes.batch(node);
+        if (batch.isPresent()) {
+            return cancelBatchJob(node, runDir, batch.get());
+        }
         ExecResult r = nodes.run(node, NodeScripts.terminate(runDir, pid, pgid, KILL_GRACE_SECONDS),
                 Duration.ofSeconds(20), true);
+        return r.stdout().contains("NVIDB_SIGNALLED=1");
+    }
+
+    /**
+     * A batch node's job is the batch system's to stop (scancel): its processes run on machines
+     * nvidb does not reach. A refusal is an unreachable node here, so that the cancel is owed.
+     */
+    private boolean cancelBatchJob(String node, String runDir, BatchScheduler batch) throws TransportException {
+        ExecResult r = nodes.run(node, NodeScripts.batchCancel(runDir, batch.cancelFunction()), Duration.ofSeconds(30),
+                true);
+        if (!r.ok()) {
+            String why = r.stderr().isBlank() ? r.stdout().strip() : r.stderr().strip();
+            throw new TransportException(batch.system() + " did not cancel the job: " + Texts.truncate(why, 300));
+        }
         return r.stdout().contains("NVIDB_SIGNALLED=1");
     }
 

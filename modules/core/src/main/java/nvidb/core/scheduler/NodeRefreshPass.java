@@ -14,6 +14,7 @@ import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import nvidb.core.api.AlertKind;
 import nvidb.core.api.EventKind;
+import nvidb.core.api.GpuState;
 import nvidb.core.api.Job;
 import nvidb.core.api.JobState;
 import nvidb.core.api.LaneRecord;
@@ -26,11 +27,14 @@ import nvidb.core.config.QueueConfig;
 import nvidb.core.node.NodeConnections;
 import nvidb.core.node.NodeProbeScript;
 import nvidb.core.node.NodeReport;
+import nvidb.core.store.BatchRepository.BatchJob;
 import nvidb.core.store.JobRepository.Changes;
 import nvidb.core.store.JobRepository.Column;
 import nvidb.core.store.OrphanRepository.Orphan;
 import nvidb.core.store.Store;
 import nvidb.core.util.Texts;
+import nvidb.spi.batch.BatchPoll;
+import nvidb.spi.batch.BatchScheduler;
 import nvidb.spi.probe.GpuReport;
 import nvidb.spi.transport.ExecResult;
 import nvidb.spi.transport.TransportException;
@@ -45,7 +49,11 @@ import nvidb.spi.transport.TransportException;
 final class NodeRefreshPass {
     /** What one node's worker thread brought back; applied to the database on the tick's thread. */
     record Observation(NodeRecord node, List<Job> running, List<Job> staged, NodeReport report, GpuReport gpus,
-                       String unreachable, Map<Long, Boolean> reaped) {
+                       String unreachable, Map<Long, Boolean> reaped, BatchPoll batch) {
+        Observation(NodeRecord node, List<Job> running, List<Job> staged, NodeReport report, GpuReport gpus,
+                    String unreachable, Map<Long, Boolean> reaped) {
+            this(node, running, staged, report, gpus, unreachable, reaped, null);
+        }
     }
 
     private final Store store;
@@ -75,6 +83,18 @@ final class NodeRefreshPass {
                 staged.computeIfAbsent(lane.node(), k -> new ArrayList<>()).add(j);
             }
         }
+        // Jobs a batch node holds for nvidb while its scheduler keeps them pending: their
+        // directories and the batch system's word say when they start.
+        Map<Long, BatchJob> submissions = all.stream().anyMatch(n -> nodes.isBatch(n.name()))
+                ? store.db.read(store.batch::active) : Map.of();
+        if (!submissions.isEmpty()) {
+            for (Job j : store.db.read(() -> store.jobs.inStates(List.of(JobState.PENDING)))) {
+                BatchJob b = submissions.get(j.id());
+                if (b != null && j.node() != null && j.node().equals(b.node()) && b.submittedAs(j.runDir())) {
+                    staged.computeIfAbsent(j.node(), k -> new ArrayList<>()).add(j);
+                }
+            }
+        }
         List<Future<Observation>> futures = new ArrayList<>();
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             for (NodeRecord n : all) {
@@ -90,7 +110,9 @@ final class NodeRefreshPass {
                 List<Orphan> orphans = withOrphans.contains(n.name())
                         ? store.db.read(() -> store.orphans().forNode(n.name())) : List.of();
                 List<Job> handedOver = staged.getOrDefault(n.name(), List.of());
-                futures.add(pool.submit(() -> observe(n, here, handedOver, orphans)));
+                futures.add(pool.submit(() -> nodes.isBatch(n.name())
+                        ? observeBatch(n, here, handedOver, orphans, submissions)
+                        : observe(n, here, handedOver, orphans)));
             }
         }
         List<Observation> out = new ArrayList<>();
@@ -133,12 +155,47 @@ final class NodeRefreshPass {
             } catch (RuntimeException e) {
                 gpus = GpuReport.failed("the GPU probe's answer could not be read: " + e.getMessage());
             }
-            Map<Long, Boolean> reaped = new HashMap<>();
-            for (Orphan o : orphans) {
-                boolean killable = o.pid() != null && o.runDir() != null;
-                reaped.put(o.id(), killable && kills.terminate(node.name(), o.runDir(), o.pid(), o.pgid()));
+            return new Observation(node, running, staged, report, gpus, null, reap(node, orphans));
+        } catch (TransportException e) {
+            return new Observation(node, running, staged, null, null, e.getMessage(), Map.of());
+        }
+    }
+
+    private Map<Long, Boolean> reap(NodeRecord node, List<Orphan> orphans) throws TransportException {
+        Map<Long, Boolean> reaped = new HashMap<>();
+        for (Orphan o : orphans) {
+            boolean killable = o.pid() != null && o.runDir() != null;
+            reaped.put(o.id(), killable && kills.terminate(node.name(), o.runDir(), o.pid(), o.pgid()));
+        }
+        return reaped;
+    }
+
+    /**
+     * A batch node's round trip: the job directories as on any node, and in the place of the GPU
+     * probe the batch plugin's one query of its scheduler for all of the node's jobs and GPUs.
+     * Then the cancels it is owed.
+     */
+    private Observation observeBatch(NodeRecord node, List<Job> running, List<Job> staged, List<Orphan> orphans,
+                                     Map<Long, BatchJob> submissions) {
+        BatchScheduler batch = nodes.batch(node.name()).orElseThrow();
+        try {
+            List<Job> mine = Stream.concat(running.stream(), staged.stream()).toList();
+            List<String> ids = mine.stream().map(j -> submissions.get(j.id())).filter(b -> b != null && b.batchId() != null)
+                    .map(BatchJob::batchId).distinct().toList();
+            NodeProbeScript probeScript = new NodeProbeScript();
+            List<NodeProbeScript.JobDir> dirs = mine.stream().filter(j -> j.runDir() != null)
+                    .map(j -> new NodeProbeScript.JobDir(j.id(), j.runDir())).toList();
+            ExecResult r = nodes.run(node.name(), probeScript.script(batch.pollFunction(ids), dirs),
+                    Duration.ofSeconds(config.settings().probeTimeout()), true);
+            NodeReport report;
+            BatchPoll poll;
+            try {
+                report = probeScript.parse(r.stdout());
+                poll = batch.parsePoll(report.gpuOutput());
+            } catch (IllegalStateException e) {
+                throw new TransportException(node.name() + ": " + firstLine(e.getMessage(), r.stderr()));
             }
-            return new Observation(node, running, staged, report, gpus, null, reaped);
+            return new Observation(node, running, staged, report, null, null, reap(node, orphans), poll);
         } catch (TransportException e) {
             return new Observation(node, running, staged, null, null, e.getMessage(), Map.of());
         }
@@ -201,6 +258,45 @@ final class NodeRefreshPass {
                 if (r.getValue() && orphan != null) {
                     store.events.append(now, EventKind.JOB_REAPED, orphan.jobId(), n.name(),
                             "killed a leftover process (" + orphan.reason() + ")", java.util.Map.of("pid", orphan.pid()));
+                }
+            }
+            return null;
+        });
+        countAfter(n, summary);
+    }
+
+    /**
+     * Records a reached batch node: the GPUs of its partition as its capacity (allocated ones
+     * shown in use, by whomever), and marks it up.
+     */
+    void recordBatch(Observation o, TickSummary.Builder summary) {
+        NodeRecord n = o.node();
+        Instant now = Times.now();
+        BatchPoll poll = o.batch();
+        long vram = nodes.batch(n.name()).map(b -> b.limits().gpuVramMb()).orElse(0L);
+        String system = nodes.batch(n.name()).map(BatchScheduler::system).orElse("batch");
+        List<GpuState> gpus = new ArrayList<>();
+        for (int i = 0; i < poll.gpusTotal(); i++) {
+            boolean used = i < poll.gpusAllocated();
+            Integer total = vram > 0 ? (int) vram : null;
+            Integer usedMb = total == null ? null : used ? total : 0;
+            gpus.add(new GpuState(n.name(), i, null, system + " GPU", total, usedMb, used ? 100 : 0, null, null,
+                    used && total != null ? total : 0, used ? 1 : 0, 0, 0, 0, system, List.of(), 0, now));
+        }
+        store.db.write(() -> {
+            store.gpus.replace(n.name(), gpus);
+            store.nodes.markUp(n.name(), now, null, poll.gpusTotal());
+            if (n.state() != NodeState.UP) {
+                store.events.append(now, EventKind.NODE_UP, null, n.name(), n.name() + " is online (" + system + ", "
+                        + poll.gpusTotal() + " GPU, " + poll.gpusIdle() + " idle)", null);
+            }
+            List<Orphan> owed = store.orphans().forNode(n.name());
+            for (Map.Entry<Long, Boolean> r : o.reaped().entrySet()) {
+                Orphan orphan = owed.stream().filter(x -> x.id() == r.getKey()).findFirst().orElse(null);
+                store.orphans().delete(r.getKey());
+                if (r.getValue() && orphan != null) {
+                    store.events.append(now, EventKind.JOB_REAPED, orphan.jobId(), n.name(),
+                            "cancelled in " + system + " (" + orphan.reason() + ")", null);
                 }
             }
             return null;

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import nvidb.core.api.Job;
@@ -11,6 +12,8 @@ import nvidb.core.api.TickSummary;
 import nvidb.core.api.Times;
 import nvidb.core.lifecycle.JobLifecycle;
 import nvidb.core.node.LaunchResult;
+import nvidb.core.store.BatchRepository.BatchJob;
+import nvidb.core.store.Store;
 import nvidb.spi.transport.TransportException;
 
 /**
@@ -19,18 +22,27 @@ import nvidb.spi.transport.TransportException;
  * pass a blocked big one. Each job's place is recorded before its launch round trip: a node that
  * refuses the launch clears it and is skipped for that job; one that cannot be reached, or a
  * client that dies mid-launch, leaves it, and the next pass launches at that place again, where
- * the launch adopts whatever already started, so an attempt never starts on two nodes.
+ * the launch adopts whatever already started, so an attempt never starts on two nodes. Jobs go
+ * to batch nodes (Slurm) as {@link BurstRule} says.
  */
 final class PoolDispatchPass {
+    private final Store store;
     private final JobLifecycle lifecycle;
     private final Launcher launcher;
+    private final BatchDispatch batch;
 
-    PoolDispatchPass(JobLifecycle lifecycle, Launcher launcher) {
+    PoolDispatchPass(Store store, JobLifecycle lifecycle, Launcher launcher, BatchDispatch batch) {
+        this.store = store;
         this.lifecycle = lifecycle;
         this.launcher = launcher;
+        this.batch = batch;
     }
 
-    void run(DispatchRound round, TickSummary.Builder summary) {
+    /**
+     * @param burst where jobs go to batch nodes, or null when none is configured
+     * @param rows  the batch rows of pending and running jobs
+     */
+    void run(DispatchRound round, BurstRule burst, Map<Long, BatchJob> rows, TickSummary.Builder summary) {
         for (Job job : round.pending()) {
             if (job.lane() != null || job.held()) {
                 continue; // lane jobs went first, in lane order; held jobs wait for a person
@@ -38,6 +50,19 @@ final class PoolDispatchPass {
             if (DependencyGate.evaluate(job, round.deps()).verdict() != DependencyGate.Verdict.READY
                     || !round.limits().admits(job)) {
                 continue; // waiting for its dependencies, or its sweep has --max-parallel runs under way
+            }
+            BatchJob row = rows.get(job.id());
+            if (row != null && job.node() != null && job.node().equals(row.node()) && row.submittedAs(job.runDir())) {
+                continue; // a batch node holds it: its pass says when it starts
+            }
+            if (burst != null && burst.pinnedToBatch(job)) {
+                Optional<String> never = burst.neverFits(job);
+                if (never.isPresent()) {
+                    reject(lifecycle, job, never.get(), summary);
+                } else {
+                    toBatch(job, burst.target(job, row, true, Times.now()), burst, summary);
+                }
+                continue;
             }
             if (job.node() != null) {
                 if (round.planner().reachable(job.node())) {
@@ -49,11 +74,36 @@ final class PoolDispatchPass {
             }
             Optional<String> impossible = round.planner().unschedulable(job);
             if (impossible.isPresent()) {
-                reject(lifecycle, job, impossible.get(), summary);
-            } else {
-                launchSomewhere(job, round, summary);
+                if (burst != null && burst.couldEverTake(job, row)) {
+                    toBatch(job, burst.target(job, row, true, Times.now()), burst, summary); // or waits for room there
+                } else {
+                    reject(lifecycle, job, impossible.get(), summary);
+                }
+            } else if (!launchSomewhere(job, round, summary) && burst != null && burst.anyBurstNode()) {
+                overflow(job, row, burst, summary);
             }
         }
+    }
+
+    /** No workstation had room for the job: after {@code burst_after} it may go to a batch node. */
+    private void overflow(Job job, BatchJob row, BurstRule burst, TickSummary.Builder summary) {
+        Instant now = Times.now();
+        if (row == null || row.waitingSince() == null) {
+            store.db.write(() -> {
+                store.batch.waiting(job.id(), now);
+                return null;
+            });
+            row = store.db.read(() -> store.batch.find(job.id())).orElse(row);
+        }
+        toBatch(job, burst.target(job, row, false, now), burst, summary);
+    }
+
+    private boolean toBatch(Job job, Optional<String> node, BurstRule burst, TickSummary.Builder summary) {
+        if (node.isEmpty() || !batch.submit(job, node.get(), summary)) {
+            return false;
+        }
+        burst.charge(node.get());
+        return true;
     }
 
     /** Fails a job no GPU could ever hold. */
@@ -87,7 +137,8 @@ final class PoolDispatchPass {
         planner.charge(job, c);
     }
 
-    private void launchSomewhere(Job job, DispatchRound round, TickSummary.Builder summary) {
+    /** Returns whether a workstation was tried: false when none had room (the job waits). */
+    private boolean launchSomewhere(Job job, DispatchRound round, TickSummary.Builder summary) {
         PlacementPlanner planner = round.planner();
         Set<String> excluded = new HashSet<>();
         List<String> errors = new ArrayList<>();
@@ -98,7 +149,7 @@ final class PoolDispatchPass {
             }
             PlacementPlanner.Choice c = choice.get();
             if (JobLifecycle.ifStillLegal(() -> lifecycle.place(job.id(), c.node(), c.gpuIds(), Times.now())) == null) {
-                return; // cancelled or started by another client meanwhile: nothing to launch
+                return true; // cancelled or started by another client meanwhile: nothing to launch
             }
             round.limits().charge(job); // placed: under way until it ends or the place is cleared
             int attempt = job.attempt() + 1;
@@ -121,10 +172,11 @@ final class PoolDispatchPass {
             }
             launcher.started(job, c, result, attempt, summary);
             planner.charge(job, c);
-            return;
+            return true;
         }
         if (!errors.isEmpty()) {
             launcher.failed(job, String.join("; ", errors), summary);
         }
+        return !errors.isEmpty();
     }
 }

@@ -12,17 +12,22 @@ import nvidb.core.api.Job;
 import nvidb.core.api.JobState;
 import nvidb.core.api.LaneRecord;
 import nvidb.core.api.Lease;
+import nvidb.core.api.NodeRecord;
 import nvidb.core.api.NvidbException;
 import nvidb.core.api.TickSummary;
 import nvidb.core.api.Times;
 import nvidb.core.config.QueueConfig;
+import nvidb.core.config.ServerConfig;
 import nvidb.core.delivery.AlertDeliveryPass;
+import nvidb.core.lifecycle.BatchLifecycle;
 import nvidb.core.lifecycle.JobLifecycle;
 import nvidb.core.node.NodeConnections;
 import nvidb.core.plugins.PluginRegistry;
+import nvidb.core.store.BatchRepository.BatchJob;
 import nvidb.core.store.LeaseRepository;
 import nvidb.core.store.Store;
 import nvidb.spi.PluginKind;
+import nvidb.spi.batch.BatchLimits;
 import nvidb.spi.placement.PlacementPolicy;
 import nvidb.spi.placement.PlacementPolicyFactory;
 
@@ -52,6 +57,8 @@ public final class Scheduler {
     private final LaneStagingPass staging;
     private final LaneDispatchPass lanes;
     private final PoolDispatchPass pool;
+    private final BatchSettlePass batchSettle;
+    private final NodeConnections nodes;
     private final AlertDeliveryPass delivery;
 
     public Scheduler(Store store, QueueConfig config, PluginRegistry plugins, NodeConnections nodes,
@@ -69,7 +76,11 @@ public final class Scheduler {
         this.gate = new DependencyGatePass(store, lifecycle);
         this.staging = new LaneStagingPass(store, config, nodes, lifecycle, launcher, kills);
         this.lanes = new LaneDispatchPass(store, nodes, launcher);
-        this.pool = new PoolDispatchPass(lifecycle, launcher);
+        BatchLifecycle batch = new BatchLifecycle(store);
+        this.pool = new PoolDispatchPass(store, lifecycle, launcher, new BatchDispatch(config, nodes, batch, launcher, kills,
+                lifecycle));
+        this.batchSettle = new BatchSettlePass(store, lifecycle, batch, settle);
+        this.nodes = nodes;
         this.delivery = delivery;
     }
 
@@ -145,6 +156,10 @@ public final class Scheduler {
         for (NodeRefreshPass.Observation o : refresh.probe(summary)) {
             if (o.unreachable() != null) {
                 refresh.markDown(o, summary);
+            } else if (o.batch() != null) {
+                batchSettle.run(o, nodes.batch(o.node().name()).map(b -> b.system()).orElse("batch"), summary);
+                refresh.recordBatch(o, summary);
+                homes.put(o.node().name(), o.report().home());
             } else {
                 refresh.record(o, settle.run(o, laneRows, summary), summary);
                 homes.put(o.node().name(), o.report().home());
@@ -161,8 +176,14 @@ public final class Scheduler {
             return;
         }
         List<Job> running = store.db.read(() -> store.jobs.inStates(List.of(JobState.RUNNING)));
-        PlacementPlanner planner = new PlacementPlanner(config.settings(), placementPolicy(),
-                store.db.read(store.nodes::all), config.servers(),
+        List<NodeRecord> nodeRows = store.db.read(store.nodes::all);
+        // Batch nodes place jobs themselves: the planner sees the workstations only, the burst rule the batch nodes.
+        Map<String, BatchLimits> batchLimits = new LinkedHashMap<>();
+        for (ServerConfig s : config.servers()) {
+            nodes.batch(s.name()).ifPresent(b -> batchLimits.put(s.name(), b.limits()));
+        }
+        PlacementPlanner planner = new PlacementPlanner(config.settings(), placementPolicy(), nodeRows,
+                config.servers().stream().filter(s -> !batchLimits.containsKey(s.name())).toList(),
                 store.db.read(() -> store.gpus.all(config.settings().headroomMb())), running);
         DispatchRound round = new DispatchRound(pending, running, DependencyGatePass.dependencies(store, pending),
                 planner, SweepLimits.read(store, pending, running));
@@ -170,7 +191,27 @@ public final class Scheduler {
             staging.run(round, homes, summary); // lane jobs a runner takes are never the free pool's
         }
         lanes.run(round, summary);
-        pool.run(round, summary);
+        Map<Long, BatchJob> rows = store.db.read(store.batch::active);
+        BurstRule burst = batchLimits.isEmpty() ? null : new BurstRule(nodeRows, batchLimits, held(rows, pending,
+                running), config.settings().burstAfter());
+        pool.run(round, burst, rows, summary);
+    }
+
+    /** The nvidb jobs each batch node holds: those it runs, and those submitted there that it keeps waiting. */
+    private static Map<String, Integer> held(Map<Long, BatchJob> rows, List<Job> pending, List<Job> running) {
+        Map<String, Integer> held = new HashMap<>();
+        for (Job j : running) {
+            if (j.node() != null) {
+                held.merge(j.node(), 1, Integer::sum);
+            }
+        }
+        for (Job j : pending) {
+            BatchJob b = rows.get(j.id());
+            if (b != null && j.node() != null && j.node().equals(b.node()) && b.submittedAs(j.runDir())) {
+                held.merge(j.node(), 1, Integer::sum);
+            }
+        }
+        return held;
     }
 
     private PlacementPolicy placementPolicy() {

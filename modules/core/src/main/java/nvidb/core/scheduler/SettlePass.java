@@ -95,7 +95,7 @@ final class SettlePass {
         });
     }
 
-    private void ended(Job job, NodeReport.JobDirState dir, Instant now, TickSummary.Builder summary) {
+    void ended(Job job, NodeReport.JobDirState dir, Instant now, TickSummary.Builder summary) {
         Instant finished = nodeTime(dir.finishedAt(), now);
         String tail = dir.outputTail() == null ? null : Texts.lastChars(dir.outputTail(), TimeoutPass.TAIL_CHARS);
         if (dir.timedOutAfter() != null) {

@@ -153,6 +153,13 @@ public final class JobCommandService implements JobCommands {
             } catch (TransportException e) {
                 orphanReason = "cancelled while unreachable";
             }
+        } else if (job.state() == JobState.PENDING && job.lane() == null && job.node() != null && job.runDir() != null) {
+            // A pool job that waits with a run directory is held by a batch node (Slurm): scancel, or owe it.
+            try {
+                kills.terminate(job.node(), job.runDir(), 0, null);
+            } catch (TransportException e) {
+                lifecycle.owesKill(id, job.node(), job.runDir(), 0, null, "cancelled while unreachable", Times.now());
+            }
         }
         String reason = orphanReason;
         return store.db.write(() -> {

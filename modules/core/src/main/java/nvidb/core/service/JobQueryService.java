@@ -1,5 +1,7 @@
 package nvidb.core.service;
 
+import nvidb.core.api.JobQueries.BatchInfo;
+
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -52,7 +54,9 @@ public final class JobQueryService implements JobQueries {
     @Override
     public JobDetail show(long id) {
         Job job = job(id);
-        return new JobDetail(job, store.db.read(() -> store.events.newest(id, 50)));
+        BatchInfo batch = store.db.read(() -> store.batch.find(id)).filter(b -> b.batchId() != null)
+                .map(b -> new BatchInfo(b.node(), b.batchId(), b.state(), b.reason())).orElse(null);
+        return new JobDetail(job, store.db.read(() -> store.events.newest(id, 50)), batch);
     }
 
     @Override

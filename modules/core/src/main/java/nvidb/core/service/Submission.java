@@ -108,6 +108,9 @@ final class Submission {
         if (p.lane() != null && at != null) {
             ctx.lanes().move(id, p.lane(), at, Times.now());
         }
+        if (r.noBurst()) {
+            store.batch.noBurst(id, Times.now());
+        }
         return id;
     }
 

@@ -14,6 +14,7 @@ public final class Store implements AutoCloseable {
     private final OrphanRepository orphans;
     public final GpuRepository gpus;
     public final SweepRepository sweeps;
+    public final BatchRepository batch;
     public final HistoryRepository history;
 
     private Store(Database db) {
@@ -29,6 +30,7 @@ public final class Store implements AutoCloseable {
         this.orphans = new OrphanRepository(db);
         this.gpus = new GpuRepository(db);
         this.sweeps = new SweepRepository(db);
+        this.batch = new BatchRepository(db);
         this.history = new HistoryRepository(db);
     }
 

@@ -19,8 +19,12 @@ public final class JobDocuments {
                             @JsonInclude(Include.NON_NULL) Boolean interrupted) {
     }
 
-    /** {@code job show}: the job, its events, and the tail of its log when asked for. */
-    public record Shown(@JsonUnwrapped JobView job, List<EventView> events,
+    /**
+     * {@code job show}: the job, for a job a batch node holds or held its {@code reason} and {@code batch}
+     * keys (none otherwise: Jackson writes nothing for a null unwrapped record), its events, and the tail
+     * of its log when asked for.
+     */
+    public record Shown(@JsonUnwrapped JobView job, @JsonUnwrapped BatchView batch, List<EventView> events,
                         @JsonInclude(Include.NON_NULL) String logTail) {
     }
 

@@ -14,22 +14,36 @@ ps -eo pid=,pgid=,user=,args= 2>/dev/null
 echo "$m gpu"
 nvidb_gpu < /dev/null 2>&1
 
+# $1: a file. Sets nvidb_v to its first line, empty when there is none: with the shell's own read,
+# not a process, since a pass reads a few files of every job it asks about (hundreds on a Slurm node).
+nvidb_line() {
+    nvidb_v=
+    if [ -f "$1" ]; then IFS= read -r nvidb_v < "$1" || :; fi
+}
+
 # $1: the job id, $2: its run directory.
 nvidb_job() {
     d=$2
     echo "$m job $1"
-    p=$(cat "$d/pid" 2>/dev/null)
+    nvidb_line "$d/pid"
+    p=$nvidb_v
     echo "pid=$p"
-    echo "pgid=$(cat "$d/pgid" 2>/dev/null)"
-    echo "session=$(cat "$d/session" 2>/dev/null)"
+    nvidb_line "$d/pgid"
+    echo "pgid=$nvidb_v"
+    nvidb_line "$d/session"
+    echo "session=$nvidb_v"
     if nvidb_alive "$p" "$d"; then echo alive=1; else echo alive=0; fi
-    echo "exit=$(cat "$d/exit_code" 2>/dev/null)"
-    echo "started=$(cat "$d/started" 2>/dev/null)"
-    echo "timed_out=$(cat "$d/timed_out" 2>/dev/null)"
+    nvidb_line "$d/exit_code"
+    nvidb_exit=$nvidb_v
+    echo "exit=$nvidb_exit"
+    nvidb_line "$d/started"
+    echo "started=$nvidb_v"
+    nvidb_line "$d/timed_out"
+    echo "timed_out=$nvidb_v"
     if [ -s "$d/status" ]; then echo "$m status $1"; tail -n 1 "$d/status"; echo; fi
     if [ -f "$d/exit_code" ]; then
         if [ -f "$d/result.json" ]; then echo "$m result $1"; head -c 65536 "$d/result.json"; echo; fi
-        rc=$(cut -d' ' -f1 "$d/exit_code")
+        rc=${nvidb_exit%% *}
         if [ "$rc" != 0 ]; then
             echo "$m tail $1"
             if [ -s "$d/stderr.log" ]; then tail -n 25 "$d/stderr.log"; else tail -n 25 "$d/stdout.log" 2>/dev/null; fi

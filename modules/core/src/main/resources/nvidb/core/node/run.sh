@@ -3,7 +3,7 @@
 # and on any exit (TERM: 143, INT: 130) writes exit_code as "rc epoch", atomically.
 # nvidb puts these values ahead of this text (NodeScripts.runScript), and the job's own
 # variables in "$@" as NAME VALUE pairs:
-: "${nvidb_job_id?}" "${nvidb_job_name?}" "${nvidb_node?}" "${nvidb_gpus?}" "${nvidb_workdir?}"
+: "${nvidb_job_id?}" "${nvidb_job_name?}" "${nvidb_node?}" "${nvidb_gpus?}" "${nvidb_batch?}" "${nvidb_workdir?}"
 
 NVIDB_JOB_DIR=$(cd "$(dirname "$0")" && pwd -P)
 export NVIDB_JOB_DIR
@@ -30,8 +30,11 @@ NVIDB_NODE=$nvidb_node
 export NVIDB_NODE
 NVIDB_STATUS_FILE="$NVIDB_JOB_DIR/status"
 export NVIDB_STATUS_FILE
-CUDA_VISIBLE_DEVICES=$nvidb_gpus
-export CUDA_VISIBLE_DEVICES
+# A batch system (Slurm) chose the job's GPUs and said which in CUDA_VISIBLE_DEVICES: kept as it is.
+if [ -z "$nvidb_batch" ]; then
+    CUDA_VISIBLE_DEVICES=$nvidb_gpus
+    export CUDA_VISIBLE_DEVICES
+fi
 
 # $1: the workdir, $2: the node's name, then the job's variables. They are exported last, so
 # that they may override any of nvidb's, and they cannot change $1 and $2, which are used after.

@@ -29,7 +29,7 @@ class ConfigExamplesTest {
     private static final Set<String> QUEUE_KEYS = Set.of("headroom_mb", "max_jobs_per_gpu", "max_cpu_jobs_per_node",
             "placement", "default_vram", "tick_min_interval", "lock_ttl", "probe_timeout", "launch_timeout", "job_root",
             "include_local", "local_node_name", "lane_spool_root", "lane_lookahead", "lane_poll_interval",
-            "lane_idle_exit", "backup", "notify");
+            "lane_idle_exit", "burst_after", "backup", "notify");
 
     @TempDir
     Path home;
@@ -50,7 +50,7 @@ class ConfigExamplesTest {
         assertEquals(d, new QueueSettings(s.headroomMb(), s.maxJobsPerGpu(), s.maxCpuJobsPerNode(), s.placement(),
                 s.defaultVramMb(), s.tickMinInterval(), s.lockTtl(), s.probeTimeout(), s.launchTimeout(), s.jobRoot(),
                 s.includeLocal(), s.localNodeName(), s.laneSpoolRoot(), s.laneLookahead(), s.lanePollInterval(),
-                s.laneIdleExit(), s.backup(), d.notifySettings(), s.webListen()));
+                s.laneIdleExit(), s.burstAfter(), s.backup(), d.notifySettings(), s.webListen()));
         for (Map.Entry<String, Object> e : d.notifySettings().entrySet()) {
             assertEquals(e.getValue(), s.notifySettings().get(e.getKey()), "notify." + e.getKey());
         }

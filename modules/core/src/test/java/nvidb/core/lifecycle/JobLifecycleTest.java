@@ -58,7 +58,7 @@ class JobLifecycleTest {
             case STAGE -> EnumSet.of(Situation.PENDING);
             case UNSTAGE, START, REJECT, HOLD, RELEASE -> WAITING;
             case FINISH, LOSE, TIME_OUT, RETRY -> EnumSet.of(Situation.RUNNING);
-            case CANCEL -> EnumSet.of(Situation.PENDING, Situation.HELD, Situation.RUNNING);
+            case CANCEL, PREEMPT -> EnumSet.of(Situation.PENDING, Situation.HELD, Situation.RUNNING);
             case REQUEUE -> ENDED;
         };
     }
@@ -240,6 +240,7 @@ class JobLifecycleTest {
             case LOSE, RETRY -> lifecycle.vanished(id, NOW).job();
             case TIME_OUT -> lifecycle.timeOut(id, new Moves.Overrun(60, null, NOW, "tail", null, false, null), NOW).job();
             case CANCEL -> lifecycle.cancel(id, null, NOW);
+            case PREEMPT -> new BatchLifecycle(store).preempted(id, "preempted in slurm; waiting again", NOW);
             case REQUEUE -> lifecycle.requeue(id, NOW);
             case HOLD -> lifecycle.hold(id, "dependency 1 ended as failed", NOW).job();
             case RELEASE -> lifecycle.release(id, List.of(), "released", NOW);
@@ -248,7 +249,7 @@ class JobLifecycleTest {
 
     private static JobState expectedState(Transition t) {
         return switch (t) {
-            case SUBMIT, STAGE, UNSTAGE, REQUEUE, RETRY, HOLD, RELEASE -> JobState.PENDING;
+            case SUBMIT, STAGE, UNSTAGE, REQUEUE, RETRY, HOLD, RELEASE, PREEMPT -> JobState.PENDING;
             case START -> JobState.RUNNING;
             case FINISH -> JobState.COMPLETED;
             case REJECT -> JobState.FAILED;
@@ -268,7 +269,7 @@ class JobLifecycleTest {
             case LOSE -> "job_lost";
             case TIME_OUT -> "job_timeout";
             case CANCEL -> "job_cancelled";
-            case REQUEUE, RETRY -> "job_requeued";
+            case REQUEUE, RETRY, PREEMPT -> "job_requeued";
             case HOLD -> "job_held";
             case RELEASE -> "job_released";
         };

@@ -176,10 +176,10 @@ class PassesTest {
             return null;
         });
         f.cutOff();
-        PoolDispatchPass pool = new PoolDispatchPass(f.lifecycle, launcher());
+        PoolDispatchPass pool = new PoolDispatchPass(f.store, f.lifecycle, launcher(), null);
         for (int pass = 0; pass < 2; pass++) {
             TickSummary.Builder summary = new TickSummary.Builder();
-            pool.run(round(), summary);
+            pool.run(round(), null, java.util.Map.of(), summary);
             if (pass == 0) {
                 assertEquals(List.of("job_unschedulable", "launch_failed"), summary.build().alerts().stream()
                         .map(TickSummary.AlertRef::kind).toList());
@@ -244,7 +244,7 @@ class PassesTest {
         java.nio.file.Files.writeString(dir.resolve("exit_code"), "0 " + now.getEpochSecond() + "\n");
 
         TickSummary.Builder summary = new TickSummary.Builder();
-        new PoolDispatchPass(f.lifecycle, launcher()).run(round(), summary);
+        new PoolDispatchPass(f.store, f.lifecycle, launcher(), null).run(round(), null, java.util.Map.of(), summary);
 
         Job job = f.find(id);
         assertEquals(JobState.RUNNING, job.state(), "recorded as the run it was: " + job);
