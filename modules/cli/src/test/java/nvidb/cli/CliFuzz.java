@@ -19,8 +19,11 @@ import picocli.CommandLine.Model.OptionSpec;
  * out: they are not input handling, and they would hold the fuzzer up.
  */
 final class CliFuzz {
-    /** Commands and options that block or start processes that outlive the command. */
-    static final Set<String> BLOCKING = Set.of("tui", "daemon", "keeper", "wait", "-f", "--follow", "--watch", "--wait");
+    /**
+     * Commands and options that block or start processes that outlive the command: the web server
+     * serves until stopped, like the daemon.
+     */
+    static final Set<String> BLOCKING = Set.of("tui", "daemon", "keeper", "web", "wait", "-f", "--follow", "--watch", "--wait");
     /** The exit codes of the table in decisions.md §5 (README "Exit codes"). */
     static final Set<Integer> EXIT_CODES = Set.of(0, 1, 2, 3, 4, 64, 69, 130, 143);
 
@@ -63,7 +66,7 @@ final class CliFuzz {
     }
 
     /**
-     * One random command line; never one that blocks. A backup's PATH is always under
+     * One random command line; never one that blocks. A backup's PATH and the manual pages' folder are always under
      * {@code scratch} (a relative one would land in the test's working directory).
      */
     List<String> next(Random random, long someJob, java.nio.file.Path scratch) {
@@ -73,6 +76,10 @@ final class CliFuzz {
                 argv.removeIf(a -> !a.startsWith("-") && !a.equals("queue") && !a.equals("backup") && !a.equals("restore")
                         && !a.matches("[0-9]+"));
                 argv.add(scratch.resolve("b" + random.nextInt(1000)).toString());
+            }
+            if (argv.contains("manpages")) { // writes its pages into the folder it is given
+                argv.removeIf(a -> !a.startsWith("-") && !a.equals("manpages"));
+                argv.add(scratch.resolve("man" + random.nextInt(1000)).toString());
             }
             if (argv.stream().noneMatch(BLOCKING::contains) && !argv.equals(List.of("queue"))
                     && !(argv.size() >= 1 && argv.getFirst().equals("queue") && argv.stream().allMatch(a -> a.equals("queue") || a.startsWith("-")))) {

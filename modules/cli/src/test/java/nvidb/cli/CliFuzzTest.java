@@ -1,11 +1,13 @@
 package nvidb.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
@@ -45,9 +47,16 @@ class CliFuzzTest {
         Random random = new Random(seed);
         TreeMap<Integer, Integer> exits = new TreeMap<>();
         for (int i = 0; i < vectors; i++) {
+            int n = i;
             List<String> argv = fuzz.next(random, 1 + random.nextInt(5), scratch);
+            if (Boolean.getBoolean("nvidb.fuzz.print")) {
+                System.out.println("fuzz " + n + ": " + render(argv));
+            }
             String before = content(cli);
-            Cli.Result r = cli.run(argv.toArray(String[]::new));
+            // A command that blocks (a new serving command not in CliFuzz.BLOCKING) fails here,
+            // named, instead of holding the whole suite up.
+            Cli.Result r = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> cli.run(argv.toArray(String[]::new)),
+                    () -> "vector " + n + " (seed " + seed + ") did not end within 60 s: " + render(argv));
             String after = content(cli);
             exits.merge(r.exit(), 1, Integer::sum);
             String where = "vector " + i + " (seed " + seed + "): " + render(argv) + "\n" + r;

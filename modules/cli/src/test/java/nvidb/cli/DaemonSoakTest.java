@@ -17,12 +17,15 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import nvidb.testkit.FakeNvidiaSmi;
+import nvidb.testkit.ProcessLines;
 import nvidb.testkit.SshdFixture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -59,6 +62,7 @@ class DaemonSoakTest {
     }
 
     @Test
+    @Timeout(value = 2, unit = TimeUnit.HOURS) // bench/daemon-soak.sh runs it for 30 minutes
     void churnAndFlakyNodesSettleEveryJobOnce() throws Exception {
         assumeTrue(SshdFixture.available(), "openssh-server is not installed (CI installs it)");
         // Opt-in (bench/daemon-soak.sh sets it): after the merges of this stop the 60 s run left
@@ -162,7 +166,7 @@ class DaemonSoakTest {
     /** Sends a signal to a node's sshd and its session processes (not the jobs below them). */
     private static void signal(SshdFixture n, String signal) throws Exception {
         List<ProcessHandle> sshd = new ArrayList<>();
-        ProcessHandle.allProcesses().filter(p -> p.info().commandLine().orElse("").contains(n.dir().toString()))
+        ProcessHandle.allProcesses().filter(p -> ProcessLines.of(p).contains(n.dir().toString()))
                 .forEach(main -> {
                     sshd.add(main);
                     main.descendants().filter(d -> d.info().command().orElse("").contains("sshd")).forEach(sshd::add);

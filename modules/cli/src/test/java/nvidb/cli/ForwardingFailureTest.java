@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import nvidb.testkit.SshdFixture;
 import org.junit.jupiter.api.Test;
 
@@ -30,8 +31,12 @@ class ForwardingFailureTest extends QueueHostTest {
         Cli.Result json = q.client.run("job", "ls", "--json");
         assertEquals(69, json.exit());
         assertEquals("unavailable", json.json().path("code").asText(), json.toString());
-        try (var files = Files.list(q.client.nvidbHome())) {
-            assertEquals(1, files.count(), "only the client's queue.yml: no queue.db, nothing else");
+        // The folder for the shared connection's socket (ConnectionSharing) is made before ssh
+        // runs; it stays empty when ssh never got in.
+        try (var files = Files.list(q.client.nvidbHome()); var sockets = Files.list(q.client.nvidbHome().resolve("ssh"))) {
+            assertEquals(List.of("queue.yml", "ssh"), files.map(f -> f.getFileName().toString()).sorted().toList(),
+                    "only the client's queue.yml and the socket folder: no queue.db, nothing else");
+            assertEquals(0, sockets.count(), "no control socket without a connection");
         } catch (java.io.IOException e) {
             throw new AssertionError(e);
         }

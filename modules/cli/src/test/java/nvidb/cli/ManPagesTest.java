@@ -45,6 +45,9 @@ class ManPagesTest {
             String firstExample = HelpText.EXAMPLES.get(CommandTree.path(line)).get(0);
             assertTrue(roff.contains(ManPages.text(firstExample)), page + " lacks the example " + firstExample);
         }
+        var written = cli.run("manpages", "--json", tmp.resolve("again").toString()).json();
+        assertEquals(commands.size(), written.path("pages").size(), "--json: one document naming every page");
+        assertTrue(Files.isRegularFile(Path.of(written.path("pages").path(0).asText())), written.toString());
         String root = Files.readString(dir.resolve("nvidb.1"));
         assertTrue(root.contains(".SH EXIT CODES") && root.contains("\\fBnvidb\\-job\\fR(1)"), root);
 

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
+import nvidb.testkit.ProcessLines;
 import nvidb.testkit.SshdFixture;
 
 /**
@@ -77,16 +78,22 @@ final class QueueHostFixture implements AutoCloseable {
 
     /** The nvidb processes clients started on a queue host that still run (this machine's, any fixture's). */
     static List<ProcessHandle> forwardedCommands() {
-        return ProcessHandle.allProcesses().filter(p -> p.info().commandLine()
-                .filter(c -> c.endsWith("nvidb.cli.Main --forward-protocol=1")).isPresent()).toList();
+        return ProcessHandle.allProcesses()
+                .filter(p -> ProcessLines.of(p).endsWith("nvidb.cli.Main --forward-protocol=1")).toList();
     }
 
     /** Waits until a forwarded command runs on the host, and a little longer, for it to reach its wait. */
-    static void awaitForwarded(Process client) throws InterruptedException {
+    static void awaitForwarded(Process client) throws InterruptedException, IOException {
         java.time.Instant deadline = java.time.Instant.now().plusSeconds(60);
         while (forwardedCommands().isEmpty()) {
             if (!client.isAlive() || java.time.Instant.now().isAfter(deadline)) {
-                throw new AssertionError("the command never started on the host (client alive: " + client.isAlive() + ")");
+                String ps = ProcessHandle.allProcesses().map(h -> h.pid() + " " + ProcessLines.of(h))
+                        .filter(l -> l.contains("ssh") || l.contains("nvidb")).collect(java.util.stream.Collectors.joining("\n"));
+                java.io.InputStream stderr = client.getErrorStream();
+                String said = new String(stderr.readNBytes(stderr.available()), java.nio.charset.StandardCharsets.UTF_8);
+                client.destroy();
+                throw new AssertionError("the command never started on the host (client alive: " + client.isAlive()
+                        + "); the client said: " + said + "\nprocesses:\n" + ps);
             }
             Thread.sleep(100);
         }

@@ -1,6 +1,7 @@
 package nvidb.cli.commands;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.function.Supplier;
 import nvidb.cli.completion.ManPages;
 import picocli.CommandLine;
@@ -25,9 +26,16 @@ public final class ManPagesCommand extends BaseCommand {
     protected int execute() {
         CommandLine root = tree.get();
         String version = root.getCommandSpec().version().length > 0 ? root.getCommandSpec().version()[0] : "nvidb";
-        for (Path p : ManPages.write(root, version, dir)) {
-            out().line(p.toString());
+        List<String> pages = ManPages.write(root, version, dir).stream().map(Path::toString).toList();
+        if (json()) {
+            out().document(new Written(true, dir.toAbsolutePath().toString(), pages));
+        } else {
+            pages.forEach(out()::line);
         }
         return 0;
+    }
+
+    /** {@code --json}: the folder and every page written into it. */
+    record Written(boolean ok, String dir, List<String> pages) {
     }
 }

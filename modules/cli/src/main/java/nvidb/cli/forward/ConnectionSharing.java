@@ -25,8 +25,17 @@ import nvidb.core.api.RemoteSettings;
  * whoever can open the socket can run commands on the host as that user. Its name is short (a
  * unix socket path has at most 107 bytes, and ssh first binds it under a name 17 bytes longer);
  * where even that is too long, or the folder cannot be made private, commands connect each on
- * their own, as without sharing. Options the user gives in {@code ssh_options} come first on the
- * ssh line and so win (OpenSSH keeps the first value): {@code ControlMaster=no} turns sharing off.
+ * their own, as without sharing. A {@code ControlMaster} or {@code ControlPath} of the user's own
+ * in {@code ssh_options} means they manage sharing themselves ({@code ControlMaster=no}: none),
+ * and none is added.
+ *
+ * <p>An ssh that shares a connection is a multiplexing client, and OpenSSH's client of that kind
+ * ends its session on SIGINT even when started with SIGINT ignored: a terminal's Ctrl-C, which
+ * reaches the whole foreground process group, would cut the session before the host command
+ * answers. So the forwarded ssh runs in a session of its own ({@code setsid}, see ForwardClient),
+ * and the client relays the signal through the protocol as before. That ssh has no terminal to
+ * ask for a password on: sharing suits key or agent logins, and where {@code setsid} is missing
+ * (not Linux) commands connect each on their own.
  */
 final class ConnectionSharing {
     /** How long an idle shared connection stays open. */
@@ -43,9 +52,18 @@ final class ConnectionSharing {
      * under {@code home}; none where the socket cannot be placed there safely.
      */
     static List<String> options(RemoteSettings remote, Path home) {
+        if (remote.sshOptions().stream().anyMatch(ConnectionSharing::controlsSharing)) {
+            return List.of();
+        }
         return socket(remote, home).map(path -> List.of("ControlMaster=auto",
                 "ControlPath=" + path.toString().replace("%", "%%"), // ssh expands %-tokens in it
                 "ControlPersist=" + PERSIST_SECONDS)).orElse(List.of());
+    }
+
+    /** {@code ControlMaster=…}, {@code ControlPath …}: an ssh option that decides sharing. */
+    private static boolean controlsSharing(String option) {
+        String name = option.strip().split("[\\s=]", 2)[0].toLowerCase(java.util.Locale.ROOT);
+        return name.equals("controlmaster") || name.equals("controlpath");
     }
 
     /** The control socket for {@code remote}'s host under {@code home}, its private folder made. */

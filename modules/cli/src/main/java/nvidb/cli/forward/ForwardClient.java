@@ -57,8 +57,9 @@ public final class ForwardClient {
     }
 
     /** The options that put this command on the host's shared connection ({@link ConnectionSharing}). */
+    /** The shared connection's options; none without {@code setsid} (see ConnectionSharing). */
     private List<String> sharing() {
-        return ConnectionSharing.options(remote, context.home());
+        return onPath("setsid") ? ConnectionSharing.options(remote, context.home()) : List.of();
     }
 
     /** Whether a command line belongs to the queue, where there is a queue host: job and queue commands. */
@@ -97,7 +98,7 @@ public final class ForwardClient {
         List<String> sharing = sharing();
         ProcessBuilder builder = new ProcessBuilder(onTerminal
                 ? SshCommand.onTerminal(remote, words, ForwardProtocol.encode(header)).sharing(sharing).argv()
-                : signalsIgnored(ssh.sharing(sharing).argv()));
+                : signalsIgnored(ssh.sharing(sharing).argv(), !sharing.isEmpty()));
         if (onTerminal) {
             builder.redirectInput(ProcessBuilder.Redirect.INHERIT); // the keys go to the host's terminal
         }
@@ -274,9 +275,11 @@ public final class ForwardClient {
      * ssh started with SIGINT, SIGQUIT and SIGTERM ignored (OpenSSH keeps a signal that was
      * ignored at its start ignored): Ctrl-C at a terminal reaches every process of the foreground
      * group, and ssh must outlive it to carry the host command's answer back. This process relays it.
+     * A sharing ssh ignores that (ConnectionSharing), so it also leaves the group: {@code setsid}.
      */
-    private static List<String> signalsIgnored(List<String> argv) {
-        List<String> wrapped = new ArrayList<>(List.of("/bin/sh", "-c", "trap '' INT QUIT TERM; exec \"$@\"", "sh"));
+    private static List<String> signalsIgnored(List<String> argv, boolean ownSession) {
+        String exec = ownSession ? "exec setsid \"$@\"" : "exec \"$@\"";
+        List<String> wrapped = new ArrayList<>(List.of("/bin/sh", "-c", "trap '' INT QUIT TERM; " + exec, "sh"));
         wrapped.addAll(argv);
         return wrapped;
     }

@@ -42,15 +42,19 @@ class SshCommandTest {
 
     @Test
     void aSharedConnectionsOptionsComeAfterTheUsersSoTheirsWin() throws Exception {
-        RemoteSettings remote = remote("nvidb", null, false, 2222, "alice", List.of("ControlMaster=no"));
+        RemoteSettings remote = remote("nvidb", null, false, 2222, "alice", List.of("ConnectTimeout=5"));
         List<String> sharing = ConnectionSharing.options(remote, tmp.resolve("home"));
         Path socket = tmp.resolve("home/ssh").resolve(sharing.get(1).substring(sharing.get(1).lastIndexOf('/') + 1));
         assertEquals(List.of("ControlMaster=auto", "ControlPath=" + socket, "ControlPersist=600"), sharing);
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(socket.getParent())));
         List<String> argv = SshCommand.forCommand(remote, List.of("job", "ls")).sharing(sharing).argv();
-        assertEquals(List.of("-o", "ControlMaster=no", "-o", "ControlMaster=auto"),
-                argv.subList(argv.indexOf("ControlMaster=no") - 1, argv.indexOf("ControlMaster=auto") + 1),
-                "OpenSSH keeps the first value of an option: the user's ControlMaster=no turns sharing off");
+        assertEquals(List.of("-o", "ConnectTimeout=5", "-o", "ControlMaster=auto"),
+                argv.subList(argv.indexOf("ConnectTimeout=5") - 1, argv.indexOf("ControlMaster=auto") + 1),
+                "the user's options first: OpenSSH keeps the first value of an option");
+        for (String own : List.of("ControlMaster=no", "controlpath none", "ControlPath=~/.ssh/cm-%C")) {
+            assertEquals(List.of(), ConnectionSharing.options(remote("nvidb", null, false, 2222, "alice", List.of(own)),
+                    tmp.resolve("home")), own + ": the user manages sharing, none is added");
+        }
         assertEquals(sharing, ConnectionSharing.options(remote, tmp.resolve("home")), "the same socket each time");
         assertTrue(ConnectionSharing.options(remote, tmp.resolve("x".repeat(80))).isEmpty(),
                 "a socket path too long for a unix socket: no sharing rather than a failing ssh");
