@@ -20,14 +20,14 @@ class ForwardingInterruptTest extends QueueHostTest {
         long id = q.host.json("job", "submit", "--gpus", "0", "--", "sleep 60").path("job").path("id").asLong();
         Process wait = q.startClient("job", "wait", String.valueOf(id), "--json");
         QueueHostFixture.awaitForwarded(wait);
-        terminalCtrlC(wait);
+        QueueHostFixture.terminalCtrlC(wait);
         Cli.Result r = Cli.finish(wait, 60);
         assertEquals(130, r.exit(), r.toString());
         JsonNode doc = r.json();
         assertTrue(doc.path("interrupted").asBoolean(), r.toString());
         assertEquals(id, doc.path("jobs").path(0).path("id").asLong(), r.toString());
         assertEquals("", r.err());
-        awaitNoForwardedCommand();
+        QueueHostFixture.awaitNoForwardedCommand();
         assertEquals("running", q.host.json("job", "show", String.valueOf(id), "--no-tick").path("state").asText(),
                 "nothing was cancelled");
         q.host.json("job", "cancel", String.valueOf(id));
@@ -43,13 +43,13 @@ class ForwardingInterruptTest extends QueueHostTest {
             Thread.sleep(100);
         }
         Thread.sleep(1000); // let it reach its wait
-        terminalCtrlC(submit);
+        QueueHostFixture.terminalCtrlC(submit);
         Cli.Result r = Cli.finish(submit, 60);
         assertEquals(130, r.exit(), r.toString());
         JsonNode doc = r.json();
         assertTrue(doc.path("interrupted").asBoolean(), r.toString());
         assertEquals("running", doc.path("job").path("state").asText(), r.toString());
-        awaitNoForwardedCommand();
+        QueueHostFixture.awaitNoForwardedCommand();
         q.host.json("job", "cancel", doc.path("job").path("id").asText());
     }
 
@@ -62,7 +62,7 @@ class ForwardingInterruptTest extends QueueHostTest {
         Cli.Result r = Cli.finish(wait, 60);
         assertEquals(143, r.exit(), r.toString());
         assertTrue(r.err().contains("waiting interrupted; nothing was cancelled: job(s) " + id + " keep going"), r.err());
-        awaitNoForwardedCommand();
+        QueueHostFixture.awaitNoForwardedCommand();
         q.host.json("job", "cancel", String.valueOf(id));
     }
 
@@ -78,25 +78,10 @@ class ForwardingInterruptTest extends QueueHostTest {
             assertTrue(ls.isAlive() && Instant.now().isBefore(deadline), "the host never started");
             Thread.sleep(50);
         }
-        terminalCtrlC(ls);
+        QueueHostFixture.terminalCtrlC(ls);
         Cli.Result r = Cli.finish(ls, 20);
         assertEquals(130, r.exit(), r.toString());
         assertEquals("interrupted", r.json().path("code").asText(), r.toString());
         assertTrue(r.json().path("error").asText().startsWith("interrupted while connecting to the queue host"), r.toString());
-    }
-
-    /** What a terminal does on Ctrl-C: SIGINT to every process of the foreground group (the client and its ssh). */
-    private static void terminalCtrlC(Process client) throws Exception {
-        assertEquals(0, new ProcessBuilder("kill", "-INT", "--", "-" + client.pid()).start().waitFor());
-    }
-
-
-    private static void awaitNoForwardedCommand() throws Exception {
-        Instant deadline = Instant.now().plusSeconds(30);
-        while (!QueueHostFixture.forwardedCommands().isEmpty()) {
-            assertTrue(Instant.now().isBefore(deadline), "the command still runs on the host: "
-                    + QueueHostFixture.forwardedCommands());
-            Thread.sleep(100);
-        }
     }
 }

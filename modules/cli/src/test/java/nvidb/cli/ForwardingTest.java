@@ -94,6 +94,24 @@ class ForwardingTest extends QueueHostTest {
     }
 
     @Test
+    void aSweepItsParamsFileAndItsSummaryGoThroughTheHost() throws Exception {
+        Path params = Files.writeString(q.clientWorkdir.resolve("runs.jsonl"), "{\"lr\": 1}\n{\"lr\": 3}\n");
+        JsonNode made = q.client.json("job", "sweep", "--gpus", "0", "-n", "fw", "--params-file", params.toString(), "--",
+                "sh", "-c", "printf '\\173\"loss\": %s\\175' \"$1\" > \"$NVIDB_JOB_DIR/result.json\"", "_", "{lr}");
+        long sweep = made.path("sweep").path("id").asLong();
+        assertEquals(2, made.path("runs").size(), made.toString());
+        Cli.Result waited = q.client.run("sweep", "wait", String.valueOf(sweep), "--timeout", "60", "--json");
+        assertEquals(0, waited.exit(), waited.toString());
+        JsonNode shown = q.client.json("sweep", "show", String.valueOf(sweep), "--metric", "loss");
+        assertEquals(0, shown.path("best_index").asInt(), shown.toString());
+        assertEquals(1.0, shown.path("rows").path(0).path("metrics").path("loss").asDouble(), shown.toString());
+        assertEquals(shown.path("rows").size(), q.host.json("sweep", "show", String.valueOf(sweep), "--no-tick")
+                .path("rows").size(), "the host's sweep");
+        assertEquals(1, q.client.json("sweep", "ls").path("sweeps").size());
+        assertFalse(Files.exists(q.client.database()), "the client created no queue of its own");
+    }
+
+    @Test
     void aScriptTravelsByItsContent() throws Exception {
         String content = "#!/bin/sh\necho \"it's $((1 + 2))\" `echo ok`\n";
         Path script = Files.writeString(q.clientWorkdir.resolve("train.sh"), content);

@@ -109,13 +109,25 @@ abstract class LaneRunnerScenarios {
 
     /** A lane job that logs its start, sleeps, and logs its end (1 GiB unless {@code extra} says). */
     long laneJob(String lane, double seconds, String... extra) {
+        return laneJobDoing(lane, "sleep " + seconds, extra);
+    }
+
+    /**
+     * A lane job that runs until {@code gate} exists: a scenario that acts while it runs does not
+     * depend on how fast this machine is (a fixed sleep ran out under CI's load).
+     */
+    long laneJobUntil(String lane, Path gate) {
+        return laneJobDoing(lane, "while [ ! -e " + gate + " ]; do sleep 0.1; done");
+    }
+
+    private long laneJobDoing(String lane, String work, String... extra) {
         List<String> args = new ArrayList<>(List.of("job", "submit", "--lane", lane, "--no-tick"));
         args.addAll(List.of(extra));
         if (!args.contains("--vram")) {
             args.addAll(List.of("--vram", "1G"));
         }
         args.add("--");
-        args.add("echo \"$NVIDB_JOB_ID start $(date +%s.%N) gpu=$CUDA_VISIBLE_DEVICES\" >> " + log + "; sleep " + seconds
+        args.add("echo \"$NVIDB_JOB_ID start $(date +%s.%N) gpu=$CUDA_VISIBLE_DEVICES\" >> " + log + "; " + work
                 + "; echo \"$NVIDB_JOB_ID end $(date +%s.%N)\" >> " + log);
         return cli.json(args.toArray(String[]::new)).path("job").path("id").asLong();
     }
@@ -234,7 +246,8 @@ abstract class LaneRunnerScenarios {
 
     @Test
     void reorderingWhileJobsWaitChangesWhatRunsNext() throws Exception {
-        long a = laneJob(LANE, 8);
+        Path gate = log.resolveSibling("a-may-end");
+        long a = laneJobUntil(LANE, gate);
         long b = laneJob(LANE, 0.3);
         long c = laneJob(LANE, 0.3);
         long d = laneJob(LANE, 0.3);
@@ -253,6 +266,7 @@ abstract class LaneRunnerScenarios {
         long e = laneJob(LANE1, 0.3);
         cli.json("queue", "lane", LANE, "assign", String.valueOf(e), "--at", "2"); // c e b d
         assertEquals(List.of(c), ids(runner(LANE).path("staged")), "the runner holds the new head only");
+        Files.createFile(gate);
         settle(a, b, c, d, e);
         assertEquals(List.of(a, c, e, b, d), startOrder());
         for (long id : List.of(a, b, c, d, e)) {

@@ -100,6 +100,24 @@ final class QueueHostFixture implements AutoCloseable {
         Thread.sleep(1500);
     }
 
+    /** What a terminal does on Ctrl-C: SIGINT to every process of the foreground group (the client and its ssh). */
+    static void terminalCtrlC(Process client) throws IOException, InterruptedException {
+        if (new ProcessBuilder("kill", "-INT", "--", "-" + client.pid()).start().waitFor() != 0) {
+            throw new AssertionError("kill -INT of the client's process group failed");
+        }
+    }
+
+    /** Waits until no forwarded command runs on the host (30 s at most). */
+    static void awaitNoForwardedCommand() throws InterruptedException {
+        java.time.Instant deadline = java.time.Instant.now().plusSeconds(30);
+        while (!forwardedCommands().isEmpty()) {
+            if (java.time.Instant.now().isAfter(deadline)) {
+                throw new AssertionError("the command still runs on the host: " + forwardedCommands());
+            }
+            Thread.sleep(100);
+        }
+    }
+
     static Path script(Path file, String body) throws IOException {
         Files.createDirectories(file.getParent());
         Files.writeString(file, "#!/bin/sh\n" + body);

@@ -27,7 +27,6 @@ final class WebServer implements Web.Server {
     private final ExecutorService threads;
     private final Listen listen;
     private final Token token;
-    private final Set<String> hosts;
     private final Api api;
     private final EventStream stream;
     private final Passes passes;
@@ -38,11 +37,19 @@ final class WebServer implements Web.Server {
         this.threads = threads;
         this.listen = listen;
         this.token = token;
-        int port = http.getAddress().getPort();
-        this.hosts = Set.of("127.0.0.1:" + port, "localhost:" + port, "[::1]:" + port);
         this.api = new Api(backend);
         this.stream = new EventStream(backend);
         this.passes = ownPasses ? new Passes(backend) : null;
+    }
+
+    /** The names a loopback server answers to (the Host header less its port). */
+    private static final Set<String> LOOPBACK_NAMES = Set.of("127.0.0.1", "localhost", "[::1]");
+
+    /** {@code Host: NAME[:PORT]} less the port, lower case; {@code [::1]:8765} gives {@code [::1]}. */
+    static String hostName(String header) {
+        String h = header.strip().toLowerCase(java.util.Locale.ROOT);
+        int colon = h.lastIndexOf(':');
+        return colon > h.lastIndexOf(']') ? h.substring(0, colon) : h;
     }
 
     static WebServer start(Web.Options options, Web.Backend backend) throws IOException {
@@ -117,9 +124,11 @@ final class WebServer implements Web.Server {
 
     private void route(HttpExchange ex) throws IOException {
         // DNS rebinding: a page of another site whose name now points at 127.0.0.1 still sends its own name.
+        // Any port: a browser reaching this server through an ssh port forward (queue web with
+        // remote:) sends the forward's port, and the name is what a rebinding page cannot fake.
         String host = ex.getRequestHeaders().getFirst("Host");
-        if (listen.loopback() && (host == null || !hosts.contains(host.toLowerCase(java.util.Locale.ROOT)))) {
-            Http.error(ex, 403, ErrorCode.USAGE, "this server answers to 127.0.0.1, localhost or [::1] on its port,"
+        if (listen.loopback() && (host == null || !LOOPBACK_NAMES.contains(hostName(host)))) {
+            Http.error(ex, 403, ErrorCode.USAGE, "this server answers to 127.0.0.1, localhost or [::1],"
                     + " not to the host '" + host + "'");
             return;
         }

@@ -19,7 +19,9 @@ import picocli.CommandLine.Option;
     "Prints once a link carrying the token ($NVIDB_HOME/web.token, made on first start): actions (cancel, requeue,",
     "priority, ack, drain, resume) need it, and beyond loopback every request does. Makes a pass when due every",
     "3 s, as the TUI does (a running queue daemon makes it instead).",
-    "The daemon serves the same pages when queue.web.listen is set."})
+    "The daemon serves the same pages when queue.web.listen is set. With remote: in queue.yml the server runs on the",
+    "queue host, on its loopback, and this command opens an ssh port forward to it on the same port here (Ctrl-C",
+    "stops both)."})
 public final class QueueWeb extends BaseCommand {
     @Option(names = "--listen", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:8765",
             description = "Where to serve (default 127.0.0.1:8765; port 0: any free port). Another address than loopback"
@@ -49,8 +51,8 @@ public final class QueueWeb extends BaseCommand {
                 out().line("nvidb queue web: " + server.urlWithToken());
                 out().note("Open that link (it carries the token). Ctrl-C stops the server.");
             }
-            if (open) {
-                openBrowser(server.urlWithToken().toString());
+            if (open && !openBrowser(server.urlWithToken().toString())) {
+                out().note("--open: neither xdg-open nor open is on PATH; open the link by hand");
             }
             stopped.await();
         } catch (IOException e) {
@@ -62,16 +64,17 @@ public final class QueueWeb extends BaseCommand {
         return 0;
     }
 
-    private void openBrowser(String url) {
+    /** Opens {@code url} in this machine's browser; false where neither xdg-open nor open is on PATH. */
+    public static boolean openBrowser(String url) {
         for (String opener : new String[] {"xdg-open", "open"}) {
             try {
                 new ProcessBuilder(opener, url).redirectErrorStream(true)
                         .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-                return;
+                return true;
             } catch (IOException e) {
                 // not this one
             }
         }
-        out().note("--open: neither xdg-open nor open is on PATH; open the link by hand");
+        return false;
     }
 }

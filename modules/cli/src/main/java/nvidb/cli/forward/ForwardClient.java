@@ -56,7 +56,6 @@ public final class ForwardClient {
         this.ssh = SshCommand.forCommand(remote, words);
     }
 
-    /** The options that put this command on the host's shared connection ({@link ConnectionSharing}). */
     /** The shared connection's options; none without {@code setsid} (see ConnectionSharing). */
     private List<String> sharing() {
         return onPath("setsid") ? ConnectionSharing.options(remote, context.home()) : List.of();
@@ -92,8 +91,9 @@ public final class ForwardClient {
                     + " machine is on " + remote.host() + " (remote: in " + remote.origin() + "): install"
                     + " openssh-client, or add --local to use this machine's own queue");
         }
-        ForwardProtocol.Header header = new ForwardProtocol.Header(List.of(args), carriedEnv(), output.terminal(),
-                remote.host(), files);
+        WebTunnel tunnel = WebTunnel.of(words, args, remote, output);
+        ForwardProtocol.Header header = new ForwardProtocol.Header(tunnel != null ? tunnel.hostArgs() : List.of(args),
+                carriedEnv(), output.terminal(), remote.host(), files);
         onTerminal = tuiOnTerminal();
         List<String> sharing = sharing();
         ProcessBuilder builder = new ProcessBuilder(onTerminal
@@ -109,7 +109,11 @@ public final class ForwardClient {
         } catch (IOException e) {
             return unavailable("could not start ssh to reach the queue host " + remote.host() + ": " + e.getMessage());
         }
-        answers = new AnswerStreams(process.getInputStream(), process.getErrorStream(), output.out(), output.err());
+        answers = new AnswerStreams(process.getInputStream(), process.getErrorStream(),
+                tunnel != null ? tunnel.watch(output.out()) : output.out(), output.err());
+        if (tunnel != null) {
+            tunnel.onFailureStop(() -> onSignal("INT"));
+        }
         answers.start();
         int code;
         if (onTerminal) {
@@ -125,6 +129,12 @@ public final class ForwardClient {
         answers.awaitEnd(Duration.ofSeconds(5));
         if (requests != null) {
             requests.close();
+        }
+        if (tunnel != null) {
+            tunnel.close();
+            if (tunnel.failure() != null) {
+                return unavailable(tunnel.failure());
+            }
         }
         return outcome(code);
     }

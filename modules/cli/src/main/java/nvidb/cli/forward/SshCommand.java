@@ -44,9 +44,33 @@ record SshCommand(RemoteSettings remote, boolean keeperCommand, String terminalH
 
     /** {@code ssh [-p PORT] [-l USER] [-o OPT]... -- HOST 'command line'}. */
     List<String> argv() {
-        List<String> argv = new ArrayList<>(List.of("ssh",
-                // No terminal on the host, so stdout and stderr stay apart and byte for byte; the TUI gets one.
-                terminalHeader == null ? "-T" : "-tt",
+        // No terminal on the host, so stdout and stderr stay apart and byte for byte; the TUI gets one.
+        List<String> argv = login(terminalHeader == null ? "-T" : "-tt");
+        for (String option : sharing) {
+            argv.addAll(List.of("-o", option));
+        }
+        argv.add("--");
+        argv.add(remote.host());
+        argv.add(commandLine());
+        return argv;
+    }
+
+    /**
+     * {@code ssh -L BIND:PORT:127.0.0.1:HOSTPORT}: the queue host's loopback port {@code hostPort}
+     * on this machine's {@code bindHost:port}, on a connection of its own (closing it closes the
+     * forward). It fails rather than run without the forward (ExitOnForwardFailure). The host side
+     * reads its stdin until it ends, so the forward also ends when the process that started it dies.
+     */
+    static List<String> portForward(RemoteSettings remote, String bindHost, int port, int hostPort) {
+        List<String> argv = new SshCommand(remote, true, null, List.of()).login("-T");
+        argv.addAll(List.of("-o", "ExitOnForwardFailure=yes", "-L", bindHost + ":" + port + ":127.0.0.1:" + hostPort,
+                "--", remote.host(), "exec cat >/dev/null"));
+        return argv;
+    }
+
+    /** {@code ssh TTY -e none [-p PORT] [-l USER] [-o OPT]...}: what every session to the host starts with. */
+    private List<String> login(String tty) {
+        List<String> argv = new ArrayList<>(List.of("ssh", tty,
                 "-e", "none")); // stdin carries frames, or a TUI's keys: no byte of it may be an ssh escape
         if (remote.port() != null) {
             argv.addAll(List.of("-p", remote.port().toString()));
@@ -58,12 +82,6 @@ record SshCommand(RemoteSettings remote, boolean keeperCommand, String terminalH
         for (String option : remote.sshOptions()) {
             argv.addAll(List.of("-o", option));
         }
-        for (String option : sharing) {
-            argv.addAll(List.of("-o", option));
-        }
-        argv.add("--");
-        argv.add(remote.host());
-        argv.add(commandLine());
         return argv;
     }
 
