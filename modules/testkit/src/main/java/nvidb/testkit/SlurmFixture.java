@@ -189,9 +189,17 @@ public final class SlurmFixture implements AutoCloseable {
         return client("squeue", "-h", "--states=all", "-j", id, "-o", "%T").out().strip();
     }
 
-    /** Cancels every job of the cluster. */
+    /**
+     * Cancels every job of the cluster and waits until Slurm holds none (completing ones
+     * included): a job still finishing writes into its run directory, which a test's temporary
+     * folder must be able to delete.
+     */
     public void cancelAll() {
         client("scancel", "--partition=" + PARTITION, "--full");
+        waitFor(() -> {
+            Answer left = client("squeue", "-h", "-o", "%i");
+            return left.exit() == 0 && left.out().isBlank();
+        }, "every cancelled job to leave Slurm");
     }
 
     /** Starts slurmctld (again, after {@link #stopController}): it recovers its jobs from its state folder. */
