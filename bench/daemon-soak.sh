@@ -16,4 +16,4 @@ seconds=${SECONDS_TO_RUN:-1800}
 echo "daemon-soak: $seconds s" >&2
 mvn -q -B -ntp -pl modules/cli -am verify -Dtest=DaemonSoakTest -Dsurefire.failIfNoSpecifiedTests=false \
     -Dit.test=none -Dfailsafe.failIfNoSpecifiedTests=false -Dnvidb.soak.seconds="$seconds" \
-    -Dsurefire.timeout=0 -Dsurefire.forkedProcessExitTimeoutInSeconds=60
+    -Dnvidb.fork.timeout=0 -Dsurefire.forkedProcessExitTimeoutInSeconds=60

@@ -317,7 +317,12 @@ public final class SshdFixture implements AutoCloseable {
                 "LogLevel DEBUG1",
                 // Lets a test log in many times in parallel without sshd dropping "excess" starts.
                 "MaxStartups 100",
-                "MaxSessions 100"));
+                "MaxSessions 100",
+                // Where the test user's ~/.bashrc runs `pyenv init` (root's on our CI images), a
+                // login shell killed during its rehash (tests restart and SIGSTOP sshd) leaves
+                // pyenv's lock behind, and every later session then waits 60 s on it: the nodes
+                // look dead for minutes (what the daemon soak failed on). A second is enough.
+                "SetEnv PYENV_REHASH_TIMEOUT=1"));
         Files.write(config, lines, StandardCharsets.UTF_8);
     }
 
