@@ -220,25 +220,32 @@ class DaemonSoakTest {
     /**
      * Each job's events in order: a start while an attempt runs, or an end (finished, failed,
      * timed out, lost) with none running, is a violation. A cancel ends a running attempt or a
-     * pending job; a requeue makes it pending again.
+     * pending job; a requeue makes it pending again. A launch that started nothing is logged as
+     * {@code job_failed} "launch failed: …" while the job stays pending (reference-scheduler.md,
+     * pending → pending): not an attempt's end, but a violation if an attempt was running.
      */
     private static String exactlyOnce(Cli cli) throws Exception {
         StringBuilder problems = new StringBuilder();
         Map<Long, Boolean> running = new HashMap<>();
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + cli.database()); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT job_id, kind FROM events WHERE job_id IS NOT NULL ORDER BY id")) {
+             ResultSet rs = s.executeQuery("SELECT job_id, kind, message FROM events WHERE job_id IS NOT NULL ORDER BY id")) {
             while (rs.next()) {
                 long job = rs.getLong(1);
                 String kind = rs.getString(2);
                 boolean on = running.getOrDefault(job, false);
-                if (kind.equals("job_started")) {
+                if (kind.equals("job_failed") && String.valueOf(rs.getString(3)).startsWith("launch failed:")) {
+                    if (on) {
+                        problems.append("job ").append(job).append(" launch failed while an attempt runs; ");
+                    }
+                } else if (kind.equals("job_started")) {
                     if (on) {
                         problems.append("job ").append(job).append(" started twice; ");
                     }
                     running.put(job, true);
                 } else if (ENDS.contains(kind)) {
                     if (!on) {
-                        problems.append("job ").append(job).append(' ').append(kind).append(" with no attempt running; ");
+                        problems.append("job ").append(job).append(' ').append(kind).append(" with no attempt running (")
+                                .append(rs.getString(3)).append("); ");
                     }
                     running.put(job, false);
                 } else if (kind.equals("job_cancelled") || kind.equals("job_requeued")) {

@@ -125,6 +125,15 @@ class NodeScriptsTest {
             assertEquals(List.of("started"), Files.readAllLines(marker), "one start");
         } finally {
             sh(NodeScripts.terminate(first.runDir(), first.pid(), first.pgid(), 1));
+            awaitGroupGone(first.pgid()); // its wrapper writes into the run folder until then, which JUnit deletes
+        }
+    }
+
+    private static void awaitGroupGone(long pgid) throws Exception {
+        long deadline = System.currentTimeMillis() + 15_000;
+        while (new ProcessBuilder("kill", "-0", "--", "-" + pgid).start().waitFor() == 0) {
+            assertTrue(System.currentTimeMillis() < deadline, "process group " + pgid + " still there 15 s after its kill");
+            Thread.sleep(50);
         }
     }
 
