@@ -1,7 +1,7 @@
 #!/bin/sh
 # The daemon soak at length: SECONDS_TO_RUN (default 1800) of submit/cancel/requeue churn from four
 # processes against a queue daemon serving two loopback sshd nodes that are restarted and
-# black-holed at random (modules/cli DaemonSoakTest, which CI runs for 60 s). Prints the daemon's
+# black-holed at random (modules/cli DaemonSoakTest, which CI runs for 2 minutes). Prints the daemon's
 # resident size and open files at the start and the end, and how many jobs settled; fails when an
 # acknowledged job is missing, an attempt starts or ends twice, a job does not settle once the
 # nodes are back, or the figures grow past their bounds. Needs openssh-server.

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The daemon soak, CI-sized (60 s; {@code bench/daemon-soak.sh} runs it for 30 minutes with
+ * The daemon soak, CI-sized (2 minutes; {@code bench/daemon-soak.sh} runs it for 30 minutes with
  * {@code -Dnvidb.soak.seconds}): a queue daemon serves two loopback sshd nodes while four
  * processes submit, cancel and requeue at random, and the nodes' sshd is restarted or
  * black-holed (every sshd process stopped with SIGSTOP, so connections hang) at random. Then,
@@ -65,7 +65,7 @@ class DaemonSoakTest {
     @Timeout(value = 2, unit = TimeUnit.HOURS) // bench/daemon-soak.sh runs it for 30 minutes
     void churnAndFlakyNodesSettleEveryJobOnce() throws Exception {
         assumeTrue(SshdFixture.available(), "openssh-server is not installed (CI installs it)");
-        long seconds = Long.getLong("nvidb.soak.seconds", 60);
+        long seconds = Long.getLong("nvidb.soak.seconds", 120);
         Cli cli = new Cli(tmp);
         StringBuilder y = new StringBuilder("queue:\n  tick_min_interval: 0.5\n  probe_timeout: 10\n  launch_timeout: 15\n"
                 + "  max_cpu_jobs_per_node: 0\nservers:\n");
