@@ -19,6 +19,7 @@ import nvidb.core.store.JobRepository.Column;
 import nvidb.core.store.JobRepository;
 import nvidb.core.store.Store;
 import nvidb.core.util.Texts;
+import nvidb.core.util.BootClock;
 
 /**
  * The one place a job's state changes. Each move reads the job, checks it against
@@ -133,9 +134,13 @@ public final class JobLifecycle {
     public Applied start(long id, Moves.Start s, Instant now) {
         return store.db.write(() -> {
             Job job = current(id, Transition.START);
+            // The start on the boot clock too, which --timeout counts on (TimeoutPass: the wall clock may jump).
+            BootClock boot = BootClock.now().map(c -> c.at(s.startedAt() == null ? now : s.startedAt(), now)).orElse(null);
             store.jobs.update(id, new Changes().set(Column.STATE, JobState.RUNNING).set(Column.NODE, s.node())
                     .set(Column.GPU_IDS, s.gpuIds()).set(Column.REMOTE_PID, s.pid()).set(Column.REMOTE_PGID, s.pgid())
                     .set(Column.RUN_DIR, s.runDir()).set(Column.STARTED_AT, s.startedAt())
+                    .set(Column.STARTED_BOOT_ID, boot == null ? null : boot.bootId())
+                    .set(Column.STARTED_UPTIME_MS, boot == null ? null : boot.uptimeMs())
                     .set(Column.HEARTBEAT_AT, now).set(Column.ATTEMPT, s.attempt()).set(Column.LAST_ERROR, null)
                     .set(Column.EXIT_CODE, null).set(Column.FINISHED_AT, null), now);
             Map<String, Object> data = new LinkedHashMap<>();

@@ -3,6 +3,9 @@ package nvidb.core.scheduler;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
 import nvidb.core.api.Job;
 import nvidb.core.api.JobState;
 import nvidb.core.api.TickSummary;
@@ -10,6 +13,7 @@ import nvidb.core.api.Times;
 import nvidb.core.lifecycle.JobLifecycle;
 import nvidb.core.lifecycle.Moves;
 import nvidb.core.store.Store;
+import nvidb.core.util.BootClock;
 import nvidb.core.util.Texts;
 import nvidb.spi.transport.TransportException;
 
@@ -31,12 +35,30 @@ final class TimeoutPass {
         this.kills = kills;
     }
 
+    /**
+     * How long {@code job} has run: on the boot clock when its start was stamped on it during this
+     * boot, so that a wall clock set an hour forward or back neither kills every running job nor
+     * lets them overrun; else (started before V008, on a host without one, or before a reboot)
+     * from {@code started_at} by the wall clock.
+     */
+    static long runSeconds(Job job, BootClock start, Instant now, Optional<BootClock> clock) {
+        if (start != null && clock.isPresent()) {
+            OptionalLong ms = clock.get().since(start);
+            if (ms.isPresent()) {
+                return ms.getAsLong() / 1000;
+            }
+        }
+        return Duration.between(job.startedAt(), now).getSeconds();
+    }
+
     void run(TickSummary.Builder summary) {
         List<Job> running = store.db.read(() -> store.jobs.inStates(List.of(JobState.RUNNING)));
+        Map<Long, BootClock> starts = store.db.read(store.jobs::runningStartClocks);
         Instant now = Instant.now();
+        Optional<BootClock> clock = BootClock.now();
         for (Job job : running) {
             if (job.maxRuntimeS() == null || job.startedAt() == null
-                    || Duration.between(job.startedAt(), now).getSeconds() <= job.maxRuntimeS()) {
+                    || runSeconds(job, starts.get(job.id()), now, clock) <= job.maxRuntimeS()) {
                 continue;
             }
             String tail = null;

@@ -27,6 +27,11 @@ public final class DaemonRegistry {
         this.meta = new MetaRepository(db);
     }
 
+    /** Its lease's boot clock, for tests that move time by hand. */
+    void useBootClock(java.util.function.Supplier<java.util.Optional<nvidb.core.util.BootClock>> clock) {
+        leases.useBootClock(clock);
+    }
+
     /**
      * The daemon serving this database, if one does: the one rule every command asks ("is a
      * daemon up, so that it makes the pass I would make?").

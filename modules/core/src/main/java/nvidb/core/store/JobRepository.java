@@ -15,6 +15,7 @@ import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import nvidb.core.api.Job;
 import nvidb.core.api.JobState;
+import nvidb.core.util.BootClock;
 
 /** The {@code jobs} table. */
 public final class JobRepository {
@@ -40,7 +41,7 @@ public final class JobRepository {
         REMOTE_PID("remote_pid"), REMOTE_PGID("remote_pgid"), RUN_DIR("run_dir"), EXIT_CODE("exit_code"),
         ATTEMPT("attempt"), LAST_ERROR("last_error"), HEARTBEAT_AT("heartbeat_at"), GPU_MEM_MB("gpu_mem_mb"),
         RESULT("result"), NOTES("notes"), PROGRESS("progress"), PROGRESS_AT("progress_at"),
-        HELD_REASON("held_reason");
+        HELD_REASON("held_reason"), STARTED_BOOT_ID("started_boot_id"), STARTED_UPTIME_MS("started_uptime_ms");
 
         private final String sql;
 
@@ -148,6 +149,21 @@ public final class JobRepository {
             String marks = states.stream().map(s -> "?").collect(Collectors.joining(", "));
             return query(SELECT + " WHERE state IN (" + marks + ") ORDER BY id",
                     states.stream().map(JobState::label).toArray());
+        });
+    }
+
+    /** Running jobs' starts on the queue host's boot clock (V008), by job id; jobs started without one are absent. */
+    public Map<Long, BootClock> runningStartClocks() {
+        return Rows.sql(() -> {
+            Map<Long, BootClock> out = new java.util.HashMap<>();
+            try (PreparedStatement ps = c().prepareStatement("SELECT id, started_boot_id, started_uptime_ms FROM jobs"
+                    + " WHERE state = 'running' AND started_boot_id IS NOT NULL AND started_uptime_ms IS NOT NULL");
+                 ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.put(rs.getLong(1), new BootClock(rs.getString(2), rs.getLong(3)));
+                }
+            }
+            return out;
         });
     }
 

@@ -9,8 +9,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import nvidb.core.api.Lease;
 import nvidb.core.api.NvidbException;
+import nvidb.core.util.BootClock;
 
 /**
  * Named leases in the {@code locks} table. A lease held by another owner and not yet expired is
@@ -24,13 +26,19 @@ public final class LeaseRepository {
 
     private static final String GET = "SELECT * FROM locks WHERE name = ?";
     private static final String UPSERT = """
-            INSERT INTO locks (name, owner, acquired_at, expires_at) VALUES (?, ?, ?, ?)
+            INSERT INTO locks (name, owner, acquired_at, expires_at, expires_boot_id, expires_uptime_ms)
+            VALUES (?, ?, ?, ?, ?, ?)
             ON CONFLICT(name) DO UPDATE SET owner = excluded.owner, acquired_at = excluded.acquired_at,
-                                            expires_at = excluded.expires_at
+                                            expires_at = excluded.expires_at, expires_boot_id = excluded.expires_boot_id,
+                                            expires_uptime_ms = excluded.expires_uptime_ms
             """;
-    private static final String RENEW = "UPDATE locks SET expires_at = ? WHERE name = ? AND owner = ?";
-    private static final String RELEASE =
-            "UPDATE locks SET owner = NULL, expires_at = NULL WHERE name = ? AND owner = ?";
+    private static final String RENEW = """
+            UPDATE locks SET expires_at = ?, expires_boot_id = ?, expires_uptime_ms = ? WHERE name = ? AND owner = ?
+            """;
+    private static final String RELEASE = """
+            UPDATE locks SET owner = NULL, expires_at = NULL, expires_boot_id = NULL, expires_uptime_ms = NULL
+            WHERE name = ? AND owner = ?
+            """;
 
     /** Leases this process holds, by database file: what {@link #releaseAllHeld} gives back. */
     private static final Set<Held> HELD = ConcurrentHashMap.newKeySet();
@@ -54,9 +62,15 @@ public final class LeaseRepository {
     }
 
     private final Database db;
+    /** This host's boot clock; tests that move time by hand put in their own. */
+    private Supplier<Optional<BootClock>> bootClock = BootClock::now;
 
     public LeaseRepository(Database db) {
         this.db = db;
+    }
+
+    void useBootClock(Supplier<Optional<BootClock>> clock) {
+        this.bootClock = clock;
     }
 
     /** A new owner for a lease taken by this process: it names this host and pid. */
@@ -65,6 +79,14 @@ public final class LeaseRepository {
     }
 
     public Optional<Lease> get(String name) {
+        return row(name).map(Row::lease);
+    }
+
+    /** A lease as stored, with its expiry on the boot clock of the host that took it (null: none). */
+    private record Row(Lease lease, BootClock expiresOnBoot) {
+    }
+
+    private Optional<Row> row(String name) {
         return Rows.sql(() -> {
             try (PreparedStatement ps = db.connection().prepareStatement(GET)) {
                 ps.setString(1, name);
@@ -72,11 +94,19 @@ public final class LeaseRepository {
                     if (!rs.next()) {
                         return Optional.empty();
                     }
-                    return Optional.of(new Lease(rs.getString("name"), rs.getString("owner"),
-                            Rows.instant(rs, "acquired_at"), Rows.instant(rs, "expires_at")));
+                    Lease lease = new Lease(rs.getString("name"), rs.getString("owner"),
+                            Rows.instant(rs, "acquired_at"), Rows.instant(rs, "expires_at"));
+                    String boot = rs.getString("expires_boot_id");
+                    Long uptime = Rows.longOrNull(rs, "expires_uptime_ms");
+                    return Optional.of(new Row(lease, boot == null || uptime == null ? null : new BootClock(boot, uptime)));
                 }
             }
         });
+    }
+
+    /** The expiry {@code ttl} from now on this host's boot clock, or null where it has none. */
+    private BootClock bootExpiry(Duration ttl) {
+        return bootClock.get().map(c -> new BootClock(c.bootId(), c.uptimeMs() + ttl.toMillis())).orElse(null);
     }
 
     /**
@@ -89,13 +119,15 @@ public final class LeaseRepository {
             throw NvidbException.interrupted(); // this process is ending: it takes nothing new
         }
         return db.write(() -> Rows.sql(() -> {
-            Optional<Lease> current = get(name);
-            if (current.isPresent() && !owner.equals(current.get().owner()) && standing(current.get(), now)
-                    && !takenBeforeClockWentBack(current.get(), now)) {
-                return current;
+            Optional<Row> current = row(name);
+            if (current.isPresent() && !owner.equals(current.get().lease().owner()) && standing(current.get(), now)
+                    && !takenBeforeClockWentBack(current.get().lease(), now)) {
+                return current.map(Row::lease);
             }
+            BootClock expiry = bootExpiry(ttl);
             try (PreparedStatement ps = db.connection().prepareStatement(UPSERT)) {
-                Rows.bind(ps, name, owner, now, now.plus(ttl));
+                Rows.bind(ps, name, owner, now, now.plus(ttl), expiry == null ? null : expiry.bootId(),
+                        expiry == null ? null : expiry.uptimeMs());
                 ps.executeUpdate();
             }
             HELD.add(new Held(db.path(), name, owner));
@@ -105,16 +137,27 @@ public final class LeaseRepository {
 
     /** The lease, while a holder that may still be alive holds it (what {@link #acquire} would refuse). */
     public Optional<Lease> liveHolder(String name, Instant now) {
-        return get(name).filter(l -> standing(l, now));
+        return row(name).filter(r -> standing(r, now)).map(Row::lease);
     }
 
     /**
      * The one takeover rule: a lease stands (blocks everyone but its owner) while it has an owner,
-     * has not expired, and its holder is not known to be dead on this host.
+     * has not expired, and its holder is not known to be dead on this host. Expired is read on the
+     * boot clock when the lease was taken in this boot of this host (a wall clock set an hour
+     * forward must not free a lease its holder is still renewing), else on the wall clock.
      */
-    public static boolean standing(Lease l, Instant now) {
-        return l.owner() != null && l.expiresAt() != null && l.expiresAt().isAfter(now)
+    private boolean standing(Row r, Instant now) {
+        Lease l = r.lease();
+        return l.owner() != null && l.expiresAt() != null && !expired(r, now)
                 && !LeaseHolder.of(l.owner()).map(LeaseHolder::goneFromThisHost).orElse(false);
+    }
+
+    private boolean expired(Row r, Instant now) {
+        Optional<BootClock> clock = r.expiresOnBoot() == null ? Optional.empty() : bootClock.get();
+        if (clock.isPresent() && clock.get().bootId().equals(r.expiresOnBoot().bootId())) {
+            return clock.get().uptimeMs() >= r.expiresOnBoot().uptimeMs();
+        }
+        return !r.lease().expiresAt().isAfter(now);
     }
 
     /**
@@ -137,8 +180,10 @@ public final class LeaseRepository {
     /** Extends a lease its owner still holds; false when it is no longer theirs (expired and taken over). */
     public boolean renew(String name, String owner, Duration ttl, Instant now) {
         return db.write(() -> Rows.sql(() -> {
+            BootClock expiry = bootExpiry(ttl);
             try (PreparedStatement ps = db.connection().prepareStatement(RENEW)) {
-                Rows.bind(ps, now.plus(ttl), name, owner);
+                Rows.bind(ps, now.plus(ttl), expiry == null ? null : expiry.bootId(),
+                        expiry == null ? null : expiry.uptimeMs(), name, owner);
                 return ps.executeUpdate() == 1;
             }
         }));

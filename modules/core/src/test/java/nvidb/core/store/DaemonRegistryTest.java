@@ -35,6 +35,9 @@ class DaemonRegistryTest {
         b = Store.open(tmp.resolve("queue.db"));
         ra = new DaemonRegistry(a.db);
         rb = new DaemonRegistry(b.db);
+        // These cases move time by the wall clock they pass in (LeaseRepositoryTest covers the boot clock).
+        ra.useBootClock(Optional::empty);
+        rb.useBootClock(Optional::empty);
     }
 
     @AfterEach

@@ -8,7 +8,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.function.Supplier;
 import nvidb.core.api.Lease;
+import nvidb.core.util.BootClock;
 import nvidb.core.util.Hostname;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,6 +32,9 @@ class LeaseRepositoryTest {
     void open() {
         a = Store.open(tmp.resolve("queue.db"));
         b = Store.open(tmp.resolve("queue.db"));
+        // These cases move time by the wall clock they pass in; the boot clock's own case sets one.
+        a.leases.useBootClock(Optional::empty);
+        b.leases.useBootClock(Optional::empty);
     }
 
     @AfterEach
@@ -142,5 +147,25 @@ class LeaseRepositoryTest {
         String here = Hostname.get() + ":" + ProcessHandle.current().pid() + ":x";
         assertEquals(Optional.empty(), a.leases.acquire(LEASE, here, TTL, at(0)));
         assertTrue(b.leases.acquire(LEASE, "B", TTL, at(-3600)).isPresent(), "alive here: it renews by the new clock");
+    }
+
+    @Test
+    void onTheBootClockAnHourForwardFreesNoLeaseAndItsTtlStillEndsIt() {
+        long[] uptime = {1_000_000};
+        Supplier<Optional<BootClock>> clock = () -> Optional.of(new BootClock("boot-1", uptime[0]));
+        a.leases.useBootClock(clock);
+        b.leases.useBootClock(clock);
+        assertEquals(Optional.empty(), a.leases.acquire(LEASE, "A", TTL, at(0)));
+        // The wall clock an hour forward, one second on the boot clock: A's lease still runs.
+        uptime[0] += 1_000;
+        assertEquals("A", b.leases.acquire(LEASE, "B", TTL, at(3600)).orElseThrow().owner(), "not freed by the jump");
+        assertTrue(b.leases.liveHolder(LEASE, at(3600)).isPresent());
+        // Its TTL (2 s) over on the boot clock, whatever the wall clock says: taken over.
+        uptime[0] += 1_500;
+        assertEquals(Optional.empty(), b.leases.acquire(LEASE, "B", TTL, at(1)), "expired on the boot clock");
+        // A lease from another boot (the host rebooted) expires by the wall clock again.
+        Supplier<Optional<BootClock>> rebooted = () -> Optional.of(new BootClock("boot-2", 5));
+        a.leases.useBootClock(rebooted);
+        assertEquals(Optional.empty(), a.leases.acquire(LEASE, "A", TTL, at(4)), "B's lease ran out at t+3 by the wall");
     }
 }
