@@ -70,7 +70,8 @@ final class Api {
         if (read && p.length == 1 && p[0].equals("jobs") && q.containsKey("q")) {
             json = filtered(json, q.get("q"), limit(q));
         }
-        Http.json(ex, Http.status(errorCode(json)), json);
+        // Only a failed command printed an error document: a listing (10 MB at 10,000 jobs) is not parsed to find out.
+        Http.json(ex, reply.exit() == 0 ? 200 : Http.status(errorCode(json)), json);
     }
 
     /** {@code state=pending,running|active|held}, {@code limit=N}; {@code q=} is applied to the listing afterwards. */
