@@ -100,6 +100,27 @@ class WebApiTest {
     }
 
     @Test
+    void aListingBiggerThanWhatIsHeldStreamsOutAsTheSameDocument() throws Exception {
+        // 400 pending jobs: a status document of ~400 KB, past the 256 KiB answered whole.
+        web.cli.json("job", "sweep", "--no-tick", "--gpus", "0", "--grid",
+                "i=" + java.util.stream.IntStream.range(0, 400).mapToObj(String::valueOf)
+                        .collect(java.util.stream.Collectors.joining(",")), "--", "sleep {i}");
+        HttpResponse<String> r = web.get("/api/v1/status");
+        assertEquals(200, r.statusCode());
+        assertTrue(r.body().length() > 256 * 1024, "big enough to stream: " + r.body().length());
+        assertTrue(r.headers().firstValue("content-length").isEmpty(), "streamed (chunked), not held: " + r.headers());
+        assertEquals("application/json; charset=utf-8", r.headers().firstValue("content-type").orElse(""));
+        assertEquals("no-store", r.headers().firstValue("cache-control").orElse(""));
+        JsonNode doc = json(r);
+        assertEquals(400, doc.path("jobs").size());
+        assertEquals(timeless(web.cli.json("queue", "status", "--no-tick")), timeless(doc));
+        // A small answer is still whole, with its length and its command's status.
+        HttpResponse<String> small = web.get("/api/v1/lanes");
+        assertTrue(small.headers().firstValue("content-length").isPresent(), small.headers().toString());
+        assertEquals(404, web.get("/api/v1/jobs/999999").statusCode());
+    }
+
+    @Test
     void actionsAreTheCliOperationsWithTheirErrorsAsStatuses() throws Exception {
         String token = web.token();
         long id = web.submit("--name", "acted-on", "--no-tick", "--", "sleep 60");

@@ -318,11 +318,13 @@ public final class SshdFixture implements AutoCloseable {
                 // Lets a test log in many times in parallel without sshd dropping "excess" starts.
                 "MaxStartups 100",
                 "MaxSessions 100",
-                // Where the test user's ~/.bashrc runs `pyenv init` (root's on our CI images), a
-                // login shell killed during its rehash (tests restart and SIGSTOP sshd) leaves
-                // pyenv's lock behind, and every later session then waits 60 s on it: the nodes
-                // look dead for minutes (what the daemon soak failed on). A second is enough.
-                "SetEnv PYENV_REHASH_TIMEOUT=1"));
+                // The test user is this machine's account, whose ~/.bashrc is the image's, not a
+                // node's under test: bash reads it for every ssh command unless it is a nested
+                // shell (SHLVL). Root's on our CI images runs `pyenv init`, whose rehash lock made
+                // sessions started at once wait on each other and print "pyenv: cannot rehash"
+                // into the answers tests compare, and a shell killed during it (tests restart and
+                // SIGSTOP sshd) left the lock behind, so that every later session waited 60 s.
+                "SetEnv SHLVL=1"));
         Files.write(config, lines, StandardCharsets.UTF_8);
     }
 

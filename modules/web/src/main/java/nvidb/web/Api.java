@@ -65,13 +65,14 @@ final class Api {
                     + " (see the README, \"HTTP API\")");
             return;
         }
-        Web.Backend.Reply reply = backend.command(args);
-        String json = reply.json();
         if (read && p.length == 1 && p[0].equals("jobs") && q.containsKey("q")) {
-            json = filtered(json, q.get("q"), limit(q));
+            Web.Backend.Reply reply = backend.command(args); // the text filter reads the whole listing
+            String json = filtered(reply.json(), q.get("q"), limit(q));
+            Http.json(ex, reply.exit() == 0 ? 200 : Http.status(errorCode(json)), json);
+            return;
         }
-        // Only a failed command printed an error document: a listing (10 MB at 10,000 jobs) is not parsed to find out.
-        Http.json(ex, reply.exit() == 0 ? 200 : Http.status(errorCode(json)), json);
+        SpillingBody body = new SpillingBody(ex);
+        body.finish(backend.command(args, body));
     }
 
     /** {@code state=pending,running|active|held}, {@code limit=N}; {@code q=} is applied to the listing afterwards. */

@@ -50,8 +50,10 @@ final class Http {
         ex.close();
     }
 
+    static final String JSON = "application/json; charset=utf-8";
+
     static void json(HttpExchange ex, int status, String json) throws IOException {
-        send(ex, status, "application/json; charset=utf-8", (json.endsWith("\n") ? json : json + "\n")
+        send(ex, status, JSON, (json.endsWith("\n") ? json : json + "\n")
                 .getBytes(StandardCharsets.UTF_8));
     }
 

@@ -27,6 +27,12 @@ public final class Web {
          */
         Reply command(List<String> args);
 
+        /**
+         * Runs it as {@link #command(List)} does, its document written into {@code out} while it
+         * is printed (a listing of a big queue is never held whole). Returns the exit code.
+         */
+        int command(List<String> args, java.io.OutputStream out);
+
         /** Runs {@code work} with a queue that is this thread's alone while it runs. */
         <T> T read(Function<Queue, T> work);
     }

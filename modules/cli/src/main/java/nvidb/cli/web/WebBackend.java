@@ -1,6 +1,7 @@
 package nvidb.cli.web;
 
 import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -38,16 +39,21 @@ public final class WebBackend implements Web.Backend {
 
     @Override
     public Reply command(List<String> args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int code = command(args, out);
+        return new Reply(code, out.toString(StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public int command(List<String> args, OutputStream out) {
         List<String> line = new ArrayList<>(List.of("--local", "--json"));
         line.addAll(args);
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         Output output = new Output(new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         QueueAccess access = borrow();
         try {
-            int code = owner.runLine(line.toArray(String[]::new), CliContext.borrowing(owner.env(), output, access));
-            return new Reply(code, out.toString(StandardCharsets.UTF_8));
+            return owner.runLine(line.toArray(String[]::new), CliContext.borrowing(owner.env(), output, access));
         } finally {
             idle.add(access);
         }
