@@ -75,6 +75,28 @@ class StreamedJsonTest {
         assertStatusSameBytes();
     }
 
+    /**
+     * The process's stdout is UTF-8 and the generator writes its bytes; a stream in another
+     * charset goes through a writer in that charset, and both print what a whole document prints.
+     */
+    @Test
+    void aStreamPrintsTheBytesOfAWholeDocumentInEveryCharset() {
+        Map<String, Object> doc = new java.util.LinkedHashMap<>();
+        doc.put("name", "ünï \"q\" \\ ☃ \n");
+        doc.put("ids", List.of(1, 2));
+        for (var charset : List.of(StandardCharsets.UTF_8, StandardCharsets.ISO_8859_1, StandardCharsets.US_ASCII)) {
+            ByteArrayOutputStream whole = new ByteArrayOutputStream();
+            new Output(new PrintStream(whole, true, charset), System.err).document(doc);
+            ByteArrayOutputStream streamed = new ByteArrayOutputStream();
+            var out = new Output(new PrintStream(streamed, true, charset), System.err).stream();
+            out.field("name", doc.get("name"));
+            out.array("ids", each -> List.of(1, 2).forEach(each));
+            out.end();
+            assertEquals(whole.toString(charset), streamed.toString(charset), charset.name());
+            assertTrue(whole.size() > 20, whole.toString(charset));
+        }
+    }
+
     @Test
     void anUnknownNodeIsRefusedWithOnlyTheErrorDocument() throws Exception {
         populate(10);

@@ -6,6 +6,7 @@ import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.function.Consumer;
 import nvidb.core.api.JobQueries;
@@ -77,7 +78,9 @@ public final class StreamedDocument {
         write(() -> {
             started().writeEndObject();
             g.close();
-            text.flush();
+            if (text != null) {
+                text.flush();
+            }
         });
         out.print('\n');
         out.flush();
@@ -90,8 +93,13 @@ public final class StreamedDocument {
 
     private JsonGenerator started() throws IOException {
         if (g == null) {
-            text = new OutputStreamWriter(out, out.charset());
-            g = Json.generator(text, pretty);
+            if (StandardCharsets.UTF_8.equals(out.charset())) {
+                // The process's own stdout is UTF-8 (Output.system): bytes straight from the generator.
+                g = Json.generator(out, pretty);
+            } else {
+                text = new OutputStreamWriter(out, out.charset());
+                g = Json.generator(text, pretty);
+            }
             g.writeStartObject();
         }
         return g;

@@ -1,5 +1,6 @@
 package nvidb.core.api;
 
+import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -13,6 +14,7 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.Writer;
 
 /**
@@ -71,7 +73,18 @@ public final class Json {
      * layout of {@link #pretty} or compact; {@link #write(JsonGenerator, Object)} puts a value where it stands.
      */
     public static JsonGenerator generator(Writer out, boolean pretty) throws IOException {
-        JsonGenerator g = MAPPER.createGenerator(out);
+        return laidOut(MAPPER.createGenerator(out), pretty);
+    }
+
+    /**
+     * The same, writing UTF-8 bytes into {@code out} (left open) with no character stage between:
+     * a listing of 10,000 jobs is ~10 MB, which a {@link Writer} would encode a second time.
+     */
+    public static JsonGenerator generator(OutputStream out, boolean pretty) throws IOException {
+        return laidOut(MAPPER.createGenerator(out, JsonEncoding.UTF8), pretty);
+    }
+
+    private static JsonGenerator laidOut(JsonGenerator g, boolean pretty) {
         if (pretty) {
             // A pretty printer keeps the nesting of one document: a fresh one each time.
             g.setPrettyPrinter(PRETTY.createInstance());

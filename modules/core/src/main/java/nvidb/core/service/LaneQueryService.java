@@ -142,7 +142,7 @@ public final class LaneQueryService implements LaneQueries {
 
     /** What every view needs, read once. */
     private record Context(Map<String, NodeRecord> nodes, Map<String, Integer> nodeOrder, Map<String, GpuState> gpus,
-                           List<Job> active, Instant now) {
+                           List<Job> laneJobs, Instant now) {
     }
 
     private Context context() {
@@ -157,7 +157,7 @@ public final class LaneQueryService implements LaneQueries {
         for (GpuState g : store.gpus.all(config.settings().headroomMb())) {
             gpus.put(g.node() + ":" + g.index(), g);
         }
-        return new Context(nodes, order, gpus, store.jobs.active(), Times.now());
+        return new Context(nodes, order, gpus, store.jobs.activeInLanes(), Times.now());
     }
 
     private static Comparator<LaneRecord> order(Map<String, Integer> nodeOrder) {
@@ -177,9 +177,9 @@ public final class LaneQueryService implements LaneQueries {
     }
 
     private LaneView view(LaneRecord lane, Context c) {
-        List<Job> running = c.active().stream()
+        List<Job> running = c.laneJobs().stream()
                 .filter(j -> j.state() == JobState.RUNNING && lane.name().equals(j.lane())).toList();
-        List<Job> queued = c.active().stream()
+        List<Job> queued = c.laneJobs().stream()
                 .filter(j -> j.state() == JobState.PENDING && lane.name().equals(j.lane()))
                 .sorted(Job.LANE_ORDER).toList();
         NodeRecord node = c.nodes().get(lane.node());
