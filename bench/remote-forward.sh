@@ -42,6 +42,10 @@ PasswordAuthentication no
 MaxStartups 100
 MaxSessions 100
 LogLevel VERBOSE
+# Bash reads ~/.bashrc for a command sshd starts unless it is a nested shell: what this account's
+# ~/.bashrc does (pyenv init took ~1 s of every session on our dev VM) is not nvidb's cost. As
+# the tests' sshd (SshdFixture); a person's host pays for its own rc files in every ssh command.
+SetEnv SHLVL=1
 CONF
 $sshd -D -E "$tmp/sshd.log" -f "$tmp/sshd.conf" &
 pid=$!
