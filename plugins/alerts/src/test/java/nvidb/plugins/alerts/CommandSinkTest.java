@@ -12,13 +12,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import nvidb.spi.alert.AlertMessage;
 import nvidb.spi.alert.AlertSink;
 import nvidb.spi.alert.SinkContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import nvidb.testkit.Pids;
 
 class CommandSinkTest {
 
@@ -104,14 +104,6 @@ class CommandSinkTest {
     }
 
     private static boolean gone(long pid) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
-        while (System.nanoTime() < deadline) {
-            Optional<ProcessHandle> handle = ProcessHandle.of(pid);
-            if (handle.isEmpty() || !handle.get().isAlive()) {
-                return true;
-            }
-            Thread.sleep(20);
-        }
-        return false;
+        return Pids.goneWithin(pid, Duration.ofSeconds(5));
     }
 }

@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.ServiceLoader;
 import nvidb.spi.PluginKind;
 import nvidb.spi.transport.ExecResult;
@@ -24,6 +23,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import nvidb.testkit.Pids;
 
 class LocalTransportTest {
 
@@ -233,14 +233,6 @@ class LocalTransportTest {
     }
 
     private static boolean gone(long pid) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
-        while (System.nanoTime() < deadline) {
-            Optional<ProcessHandle> handle = ProcessHandle.of(pid);
-            if (handle.isEmpty() || !handle.get().isAlive()) {
-                return true;
-            }
-            Thread.sleep(20);
-        }
-        return false;
+        return Pids.goneWithin(pid, Duration.ofSeconds(5));
     }
 }
