@@ -6,7 +6,7 @@
 #              of /api/v1/stream: p50 and max of 20 submits
 #   memory     the server's resident size (VmRSS, and its peak VmHWM) after BUSY seconds of a
 #              busy queue: a submit and a cancel every 0.5 s, a status read every second, a client
-#              on the stream
+#              on the stream; and VmRSS every RSS_EVERY seconds along the way (a tenth of BUSY)
 # Needs curl. Prints a Markdown table on stdout.
 set -eu
 runs=${RUNS:-50}
@@ -63,8 +63,18 @@ for _ in $(seq 20); do
     echo $((seen - done_at)) >> "$tmp/live.ms"
 done
 
-end=$(($(date +%s) + busy))
+start=$(date +%s)
+end=$((start + busy))
+# The server's resident size along the way: a line every RSS_EVERY seconds (default a tenth of BUSY).
+every=${RSS_EVERY:-$(( busy / 10 > 0 ? busy / 10 : 1 ))}
+next=$((start + every))
+: > "$tmp/rss.series"
 while [ "$(date +%s)" -lt "$end" ]; do
+    if [ "$(date +%s)" -ge "$next" ]; then
+        printf '%s s: %s MB\n' "$(($(date +%s) - start))" \
+            "$(awk '/VmRSS/ { printf "%d", $2 / 1024 }' "/proc/$web/status")" >> "$tmp/rss.series"
+        next=$((next + every))
+    fi
     id=$(NVIDB_HOME=$home "$NVIDB_BIN" job submit --json --no-tick --gpus 0 -- sleep 60 | sed -n 's/.*"id": \([0-9]*\),.*/\1/p' | head -1)
     NVIDB_HOME=$home "$NVIDB_BIN" job cancel "$id" > /dev/null || true
     curl -s -o /dev/null "${url}api/v1/status"
@@ -80,3 +90,5 @@ printf '| GET /api/v1/status, 10,000 jobs (%s pending), %s runs, %s KB | p50 %s 
 printf '| commit (job submit returned) to its change event on the stream, 20 submits | p50 %s ms, max %s ms |\n' \
     "$(median "$tmp/live.ms")" "$(sort -n "$tmp/live.ms" | tail -1)"
 printf '| server memory after %s s of a busy queue | VmRSS %s MB, VmHWM %s MB |\n' "$busy" "$((rss / 1024))" "$((hwm / 1024))"
+printf '\nThe server'"'"'s VmRSS during the busy period (the JVM'"'"'s heap, with its collections, in the middle):\n'
+tr '\n' ';' < "$tmp/rss.series" | sed 's/;$/\n/; s/;/; /g'

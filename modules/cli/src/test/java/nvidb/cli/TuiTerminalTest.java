@@ -155,6 +155,9 @@ class TuiTerminalTest {
     }
 
     private void assertRestored() throws Exception {
+        // The script writes rc, then reads the settings again, then says TUI-ENDED: wait for the
+        // last, or the second reading may not be there yet (failed once in the whole suite).
+        await("the script's end", s -> s.contains("TUI-ENDED"));
         assertEquals(Files.readString(tmp.resolve("stty.before")), Files.readString(tmp.resolve("stty.after")),
                 "the terminal's settings are restored");
         assertEquals("0", tmux("display-message", "-p", "-t", "tui", "#{alternate_on}").strip(), "left the alternate screen");
