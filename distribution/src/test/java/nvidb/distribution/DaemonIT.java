@@ -116,6 +116,9 @@ class DaemonIT {
         assertTrue(installed.path("runs").asText().startsWith(nvidb.toRealPath() + " ")
                 || installed.path("runs").asText().startsWith(nvidb + " "), "it runs this image: " + installed);
         long first = awaitDaemon(pid -> true);
+        // The launcher gives a server JVM its own heap settings (a plain command keeps the defaults).
+        List<String> flags = List.of(Files.readString(Path.of("/proc", String.valueOf(first), "cmdline")).split("\0"));
+        assertTrue(flags.contains("-Xmx512m") && flags.contains("-Xmn64m"), "the daemon's JVM: " + flags);
         ProcessHandle.of(first).orElseThrow().destroyForcibly();
         long second = awaitDaemon(pid -> pid != first);
         assertNotEquals(first, second);
