@@ -146,6 +146,23 @@ class SweepCommandsTest {
             assertEquals(List.of(), found.filter(p -> p.getFileName().toString().equals("PWNED")).toList(),
                     "no part of a value ran");
         }
+        String sweep = words.path("sweep").path("id").asText();
+        JsonNode rows = cli.json("sweep", "show", sweep).path("rows");
+        for (int i = 0; i < values.size(); i++) {
+            assertEquals(values.get(i), rows.path(i).path("params").path("v").asText(), rows.toString());
+        }
+        // A hand-edited database: parameters that do not read show as none, the rest of the sweep as before.
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + cli.database());
+             java.sql.Statement st = c.createStatement()) {
+            assertEquals(2, st.executeUpdate("UPDATE sweep_runs SET params = CASE run_index WHEN 0 THEN 'not json'"
+                    + " ELSE '{\"v\": [1]}' END WHERE sweep_id = " + sweep + " AND run_index < 2"));
+        }
+        Cli.Result edited = cli.run("sweep", "show", sweep, "--json");
+        assertEquals(0, edited.exit(), edited.toString());
+        rows = edited.json().path("rows");
+        assertTrue(rows.path(0).path("params").isEmpty() && rows.path(1).path("params").isEmpty(), rows.toString());
+        assertEquals(values.get(2), rows.path(2).path("params").path("v").asText());
+        assertEquals("completed", rows.path(0).path("state").asText());
     }
 
     @Test

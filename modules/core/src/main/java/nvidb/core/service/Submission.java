@@ -104,7 +104,7 @@ final class Submission {
         long id = ctx.lifecycle().submit(new JobRepository.NewJob(name == null ? "" : name, command,
                 workdir(r), env(r, extraEnv), r.priority(), r.gpus(), p.vramMb(), p.node(), r.after(),
                 r.afterAny(), r.timeoutSeconds(), p.submitter(), r.tags(), p.lane(), laneSeq, r.retries(),
-                blankToNull(r.note()), idempotencyKey), label, Times.now()).id();
+                blankToNull(r.note()), idempotencyKey), label, Times.now());
         if (p.lane() != null && at != null) {
             ctx.lanes().move(id, p.lane(), at, Times.now());
         }

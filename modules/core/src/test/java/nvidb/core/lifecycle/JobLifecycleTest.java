@@ -151,7 +151,7 @@ class JobLifecycleTest {
 
     @Test
     void submitWritesAPendingJobAndItsEvent() {
-        Job job = lifecycle.submit(newJob(0), "train", NOW);
+        Job job = job(lifecycle.submit(newJob(0), "train", NOW));
         assertEquals(JobState.PENDING, job.state());
         assertEquals("job_submitted", events(job.id()).getLast().kind());
         assertEquals("train", events(job.id()).getLast().message());
@@ -205,8 +205,8 @@ class JobLifecycleTest {
             store.lanes.create("box:0", "box", List.of(0), now);
             return null;
         });
-        long first = lifecycle.submit(laneJob(1), "a", now).id();
-        long second = lifecycle.submit(laneJob(2), "b", now).id();
+        long first = lifecycle.submit(laneJob(1), "a", now);
+        long second = lifecycle.submit(laneJob(2), "b", now);
         store.jobs.update(first, running(1).set(Column.STATE, JobState.FAILED).set(Column.EXIT_CODE, 1), now);
         Job again = lifecycle.requeue(first, now);
         assertEquals(JobState.PENDING, again.state());

@@ -60,7 +60,7 @@ final class PassFixture implements AutoCloseable {
     }
 
     long submit(JobRepository.NewJob job) {
-        return lifecycle.submit(job, "test", Instant.now()).id();
+        return lifecycle.submit(job, "test", Instant.now());
     }
 
     static JobRepository.NewJob job(long vramMb, Integer timeoutS, List<Long> after) {
