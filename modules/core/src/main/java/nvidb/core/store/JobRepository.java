@@ -103,10 +103,15 @@ public final class JobRepository {
         });
     }
 
+    /** One job (read after every move): its lists by {@link JobLists#ofJob}, not a stream's cursor. */
     public Optional<Job> find(long id) {
         return Rows.sql(() -> {
-            List<Job> jobs = query(SELECT + " WHERE id = ?", id);
-            return jobs.isEmpty() ? Optional.empty() : Optional.of(jobs.getFirst());
+            try (PreparedStatement ps = c().prepareStatement(SELECT + " WHERE id = ?")) {
+                ps.setLong(1, id);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? Optional.of(map(rs, JobLists.ofJob(c(), id))) : Optional.empty();
+                }
+            }
         });
     }
 
