@@ -147,10 +147,27 @@ class LocalJobsTest {
                 .path("job").path("id").asLong();
         waitUntil(() -> Files.exists(pidFile) && !Files.readString(pidFile).isBlank(), 30);
         long pid = Long.parseLong(Files.readString(pidFile).strip());
-        JsonNode c = cli.json("job", "cancel", String.valueOf(id));
-        assertTrue(c.path("results").path(0).path("cancelled").asBoolean());
+        // One cancel of a waiting job (cancelled with the others that only wait, in one commit),
+        // the running one (stopped first), the waiting one again, a finished job and an unknown id.
+        long waiting = cli.json("job", "submit", "--gpus", "0", "--after", String.valueOf(id), "--", "true")
+                .path("job").path("id").asLong();
+        long done = cli.json("job", "submit", "--gpus", "0", "--wait", "--", "true").path("job").path("id").asLong();
+        Cli.Result mixed = cli.run("job", "cancel", String.valueOf(waiting), String.valueOf(id), String.valueOf(waiting),
+                String.valueOf(done), "999", "--json");
+        assertEquals(3, mixed.exit(), "an unknown id among them: not found, " + mixed);
+        JsonNode c = mixed.json();
+        JsonNode r = c.path("results");
+        assertEquals(List.of(waiting, id, waiting, done, 999L), List.of(r.path(0).path("id").asLong(),
+                r.path(1).path("id").asLong(), r.path(2).path("id").asLong(), r.path(3).path("id").asLong(),
+                r.path(4).path("id").asLong()), c.toString());
+        assertEquals(List.of(true, true, false, false, false), List.of(r.path(0).path("cancelled").asBoolean(),
+                r.path(1).path("cancelled").asBoolean(), r.path(2).path("cancelled").asBoolean(),
+                r.path(3).path("cancelled").asBoolean(), r.path(4).path("cancelled").asBoolean()), c.toString());
+        assertEquals("cancelled", r.path(2).path("state").asText(), "already cancelled by the first mention");
+        assertEquals("completed", r.path(3).path("state").asText());
         waitUntil(() -> ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true), 30);
         assertEquals("cancelled", cli.json("job", "show", String.valueOf(id)).path("state").asText());
+        assertEquals("cancelled", cli.json("job", "show", String.valueOf(waiting)).path("state").asText());
         assertEquals(0, cli.json("queue", "status").path("pending_reaps").asInt());
     }
 

@@ -112,11 +112,25 @@ public final class JobCommandService implements JobCommands {
     public List<Cancelled> cancel(List<Long> ids) {
         boolean[] withdrawn = {false};
         List<Cancelled> results = lease.run("cancel", () -> {
-            List<Cancelled> out = new ArrayList<>();
-            for (long id : ids) {
-                out.add(cancelOne(id, withdrawn));
+            // Jobs that only wait (pending, handed to no runner or batch node: nothing to stop) are
+            // cancelled in one transaction: one commit instead of one each (a sweep of 1,000 runs
+            // took 4.6 s). The others each stop what runs first, then commit, as cancelOne says.
+            Cancelled[] out = new Cancelled[ids.size()];
+            store.db.write(() -> {
+                for (int i = 0; i < ids.size(); i++) {
+                    Job current = store.jobs.find(ids.get(i)).orElse(null);
+                    if (current != null && current.state() == JobState.PENDING && current.runDir() == null) {
+                        out[i] = cancelInTransaction(ids.get(i), null);
+                    }
+                }
+                return null;
+            });
+            for (int i = 0; i < ids.size(); i++) {
+                if (out[i] == null) {
+                    out[i] = cancelOne(ids.get(i), withdrawn);
+                }
             }
-            return out;
+            return List.of(out);
         });
         if (withdrawn[0]) {
             ctx.tick(TickMode.FORCE); // the runner gets the lane's new head now, so the lane moves on at once
@@ -162,15 +176,18 @@ public final class JobCommandService implements JobCommands {
             }
         }
         String reason = orphanReason;
-        return store.db.write(() -> {
-            Job current = store.jobs.find(id).orElse(null);
-            if (current == null || !Transition.CANCEL.allows(current)) {
-                return new Cancelled(id, false, current == null ? null : current.state().label(), List.of());
-            }
-            List<Long> holds = store.jobs.waitingOn(id).stream().map(Job::id).toList();
-            lifecycle.cancel(id, reason, Times.now());
-            return new Cancelled(id, true, JobState.CANCELLED.label(), holds);
-        });
+        return store.db.write(() -> cancelInTransaction(id, reason));
+    }
+
+    /** The cancel itself, inside the caller's transaction: the job as it is now decides. */
+    private Cancelled cancelInTransaction(long id, String orphanReason) {
+        Job current = store.jobs.find(id).orElse(null);
+        if (current == null || !Transition.CANCEL.allows(current)) {
+            return new Cancelled(id, false, current == null ? null : current.state().label(), List.of());
+        }
+        List<Long> holds = store.jobs.waitingOn(id).stream().map(Job::id).toList();
+        lifecycle.cancel(id, orphanReason, Times.now());
+        return new Cancelled(id, true, JobState.CANCELLED.label(), holds);
     }
 
     /**
@@ -199,13 +216,14 @@ public final class JobCommandService implements JobCommands {
 
     @Override
     public RequeueResult requeue(List<Long> ids, TickMode after) {
-        List<Requeued> results = lease.run("requeue", () -> {
+        // One transaction for them all: one commit, not one a job (a sweep's 1,000 failed runs).
+        List<Requeued> results = lease.run("requeue", () -> store.db.write(() -> {
             List<Requeued> out = new ArrayList<>();
             for (long id : ids) {
-                out.add(store.db.write(() -> requeueOne(id)));
+                out.add(requeueOne(id));
             }
             return out;
-        });
+        }));
         boolean any = results.stream().anyMatch(Requeued::requeued);
         return new RequeueResult(results, any ? ctx.tick(after == TickMode.AUTO ? TickMode.FORCE : after) : TickSummary.disabled());
     }

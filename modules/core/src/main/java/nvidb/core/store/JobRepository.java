@@ -109,7 +109,7 @@ public final class JobRepository {
             try (PreparedStatement ps = c().prepareStatement(SELECT + " WHERE id = ?")) {
                 ps.setLong(1, id);
                 try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next() ? Optional.of(map(rs, JobLists.ofJob(c(), id))) : Optional.empty();
+                    return rs.next() ? Optional.of(JobRows.map(rs, JobLists.ofJob(c(), id))) : Optional.empty();
                 }
             }
         });
@@ -349,56 +349,19 @@ public final class JobRepository {
     private int stream(String sql, boolean descending, Consumer<? super Job> sink, Object... args) throws SQLException {
         try (PreparedStatement ps = c().prepareStatement(sql)) {
             Rows.bind(ps, args);
-            try (ResultSet rs = ps.executeQuery(); JobLists.Cursor lists = JobLists.open(c(), sql, descending, args)) {
-                int n = 0;
-                while (rs.next()) {
-                    sink.accept(map(rs, lists.take(rs.getLong("id"))));
-                    n++;
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return 0; // no lists statement: it builds its temporary tables even for no job
                 }
-                return n;
+                try (JobLists.Cursor lists = JobLists.open(c(), sql, descending, args)) {
+                    int n = 0;
+                    do {
+                        sink.accept(JobRows.map(rs, lists.take(rs.getLong("id"))));
+                        n++;
+                    } while (rs.next());
+                    return n;
+                }
             }
         }
-    }
-
-    private static Job map(ResultSet rs, JobLists.Lists lists) throws SQLException {
-        return new Job(
-                rs.getLong("id"),
-                rs.getString("name"),
-                JobState.fromLabel(rs.getString("state")),
-                rs.getString("command"),
-                rs.getString("workdir"),
-                lists.env(),
-                rs.getInt("priority"),
-                rs.getInt("gpus"),
-                rs.getLong("vram_mb"),
-                rs.getString("node_constraint"),
-                lists.dependsOn(),
-                lists.dependsAny(),
-                Rows.intOrNull(rs, "max_runtime_s"),
-                rs.getString("submitter"),
-                lists.tags(),
-                Rows.instant(rs, "created_at"),
-                Rows.instant(rs, "updated_at"),
-                Rows.instant(rs, "started_at"),
-                Rows.instant(rs, "finished_at"),
-                rs.getString("node"),
-                lists.gpuIds(),
-                rs.getString("lane"),
-                Rows.longOrNull(rs, "lane_seq"),
-                Rows.intOrNull(rs, "remote_pid"),
-                Rows.intOrNull(rs, "remote_pgid"),
-                rs.getString("run_dir"),
-                Rows.intOrNull(rs, "exit_code"),
-                rs.getInt("attempt"),
-                rs.getInt("max_retries"),
-                rs.getString("last_error"),
-                Rows.instant(rs, "heartbeat_at"),
-                Rows.intOrNull(rs, "gpu_mem_mb"),
-                rs.getString("result"),
-                rs.getString("notes"),
-                rs.getString("progress"),
-                Rows.instant(rs, "progress_at"),
-                rs.getString("held_reason"),
-                rs.getString("idempotency_key"));
     }
 }
