@@ -1,8 +1,9 @@
 #!/bin/sh
-# A sweep of RUNS runs (default 1,000): submitting it, and `sweep show` over it once every run has
-# a result, each timed against the image's own JVM start-up (runtime/bin/java -version) in the
-# same run, so that a loaded machine moves both. Wall time, CPU time (user + system) and peak
-# resident size from GNU time; medians of REPEAT rounds (default 5), each on a fresh queue.
+# A sweep of RUNS runs (default 1,000): submitting it, `sweep show` over it once every run has
+# a result, then one requeue of all of them (failed) and one cancel of all of them (pending),
+# each timed against the image's own JVM start-up (runtime/bin/java -version) in the same run,
+# so that a loaded machine moves both. Wall time, CPU time (user + system) and peak resident size
+# from GNU time; medians of REPEAT rounds (default 5), each on a fresh queue.
 # While each submit runs, another process counts the queue's jobs over and over: it must see 0 or
 # RUNS and nothing between, because the sweep and all its runs are one transaction.
 #
@@ -93,6 +94,14 @@ while [ "$r" -le "$repeat" ]; do
     timed show env NVIDB_HOME="$home" "$NVIDB_BIN" sweep show 1 --json --no-tick --metric loss
     grep -q "\"best_index\"" "$tmp/last.out" || { say "sweep show printed no best run"; exit 1; }
     timed human env NVIDB_HOME="$home" "$NVIDB_BIN" sweep show 1 --no-tick --metric eval.acc --max
+    # Every run failed: one requeue of them all, then one cancel of them all (pending again).
+    sql "$home/queue.db" "UPDATE jobs SET state = 'failed', exit_code = 1"
+    timed requeue env NVIDB_HOME="$home" "$NVIDB_BIN" sweep requeue 1 --failed --json --no-tick
+    n=$(grep -c '^    [0-9]' "$tmp/last.out" || true)
+    [ "$n" = "$runs" ] || { say "sweep requeue requeued $n runs, not $runs"; exit 1; }
+    timed cancel env NVIDB_HOME="$home" "$NVIDB_BIN" sweep cancel 1 --json
+    n=$(grep -c '^    [0-9]' "$tmp/last.out" || true)
+    [ "$n" = "$runs" ] || { say "sweep cancel cancelled $n runs, not $runs"; exit 1; }
     timed java "$java" -version
     r=$((r + 1))
 done
@@ -112,3 +121,5 @@ row '`runtime/bin/java -version`' java
 row "\`job sweep --grid i=0..$((runs - 1))\` (one transaction)" submit
 row "\`sweep show 1 --json --metric loss\` ($runs rows)" show
 row "\`sweep show 1 --metric eval.acc --max\` (table)" human
+row "\`sweep requeue 1 --failed\` ($runs failed runs, one command)" requeue
+row "\`sweep cancel 1\` ($runs pending runs, one command)" cancel

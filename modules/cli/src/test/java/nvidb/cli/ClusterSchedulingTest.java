@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import nvidb.testkit.FakeNvidiaSmi;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,6 +32,12 @@ class ClusterSchedulingTest {
                 .gpu(0, "NVIDIA GeForce RTX 3090 Ti", 24564).gpu(1, "NVIDIA GeForce RTX 3090 Ti", 24564);
         beta = FakeNvidiaSmi.install("beta", tmp.resolve("beta/bin"), tmp.resolve("beta/state"))
                 .gpu(0, "NVIDIA A100 80GB PCIe", 81920);
+    }
+
+    @AfterEach
+    void stopJobs() throws Exception {
+        // A cancelled job writes its exit files as it ends: none may still run when JUnit deletes tmp.
+        LaneRunnerScenarios.stopRunnersAndJobs(tmp.resolve("spool"), tmp.resolve("alpha-jobs"), tmp.resolve("beta-jobs"));
     }
 
     private void config(String extraQueue, String alphaExtra, boolean withBeta) throws Exception {

@@ -82,6 +82,7 @@ abstract class LaneRunnerScenarios {
                 }
             }
         }
+        java.util.List<ProcessHandle> killed = new java.util.ArrayList<>();
         for (Path jobs : jobRoots) {
             if (!Files.isDirectory(jobs)) {
                 continue;
@@ -89,10 +90,23 @@ abstract class LaneRunnerScenarios {
             try (Stream<Path> dirs = Files.list(jobs)) {
                 for (Path d : dirs.toList()) {
                     pidIn(d.resolve("pid")).flatMap(ProcessHandle::of).ifPresent(p -> {
-                        p.descendants().forEach(ProcessHandle::destroyForcibly);
+                        p.descendants().forEach(c -> {
+                            c.destroyForcibly();
+                            killed.add(c);
+                        });
                         p.destroyForcibly();
+                        killed.add(p);
                     });
                 }
+            }
+        }
+        // Gone before JUnit deletes the folders: a job ending as it is cancelled writes its exit files.
+        for (ProcessHandle p : killed) {
+            try {
+                nvidb.testkit.Pids.goneWithin(p.pid(), java.time.Duration.ofSeconds(5));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
             }
         }
     }
