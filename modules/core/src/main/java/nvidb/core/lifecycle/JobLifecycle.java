@@ -33,9 +33,16 @@ public final class JobLifecycle {
     }
 
     private final Store store;
+    private final LaunchRecords launches;
 
     public JobLifecycle(Store store) {
         this.store = store;
+        this.launches = new LaunchRecords(store);
+    }
+
+    /** What a launch leaves on the record that is no move of the job's state. */
+    public LaunchRecords launches() {
+        return launches;
     }
 
     /**
@@ -56,9 +63,8 @@ public final class JobLifecycle {
     // ------------------------------------------------------------------ entering the queue
 
     /**
-     * A new pending job; returns its id. {@code label} is what its event says (its name, or its
-     * command). The job is not read back: a sweep inserts thousands in one transaction, and reading
-     * each back (its lists statement builds temporary B-trees, each a fresh page cache) cost ~1 ms a run.
+     * A new pending job; returns its id (not the job read back: a sweep inserts thousands at once).
+     * {@code label} is what its event says (its name, or its command).
      */
     public long submit(JobRepository.NewJob job, String label, Instant now) {
         return store.db.write(() -> {
@@ -331,27 +337,6 @@ public final class JobLifecycle {
         });
     }
 
-    // ------------------------------------------------------------------ not a move
-
-    /**
-     * A launch that did not start the job: it stays pending with the error, and one alert is
-     * raised per persistent fault (a repeat of the last error is not raised again).
-     *
-     * @return the alert, or null when the error is the one already recorded
-     */
-    public AlertRef launchFailed(long id, String message, String errors, Instant now) {
-        return store.db.write(() -> {
-            Job job = store.jobs.find(id).orElse(null);
-            if (job == null || job.state() != JobState.PENDING || message.equals(job.lastError())) {
-                return null;
-            }
-            store.jobs.update(id, Changes.of(Column.LAST_ERROR, message), now);
-            store.events.append(now, EventKind.JOB_FAILED, id, null, message, null);
-            String title = label(job) + " could not be started: " + Texts.truncate(errors, 120);
-            return raise(now, AlertKind.LAUNCH_FAILED, job, null, title, message);
-        });
-    }
-
     /** "job 12 (train)": how alerts name a job. */
     public static String label(Job job) {
         return "job " + job.id() + (job.name().isEmpty() ? "" : " (" + job.name() + ")");
@@ -387,23 +372,6 @@ public final class JobLifecycle {
         return c;
     }
 
-    /** Whether the job is recorded as running from this run directory. */
-    public boolean runsIn(long id, String runDir) {
-        return store.db.read(() -> store.jobs.find(id))
-                .filter(j -> j.state() == JobState.RUNNING && Objects.equals(runDir, j.runDir())).isPresent();
-    }
-
-    /**
-     * A process was started for a job that is no longer waiting for one (cancelled while its
-     * launch was on the wire) and could not be stopped: the node owes it a kill.
-     */
-    public void owesKill(long id, String node, String runDir, int pid, Integer pgid, String reason, Instant now) {
-        store.db.write(() -> {
-            store.orphans().add(id, node, runDir, pid, pgid, reason, now);
-            return null;
-        });
-    }
-
     private void owesKill(Job job, String reason, Instant now) {
         if (job.node() != null && job.remotePid() != null && job.runDir() != null) {
             store.orphans().add(job.id(), job.node(), job.runDir(), job.remotePid(), job.remotePgid(), reason, now);
@@ -411,6 +379,10 @@ public final class JobLifecycle {
     }
 
     private AlertRef raise(Instant now, AlertKind kind, Job job, String node, String title, String detail) {
+        return raise(store, now, kind, job, node, title, detail);
+    }
+
+    static AlertRef raise(Store store, Instant now, AlertKind kind, Job job, String node, String title, String detail) {
         long alertId = store.alerts.raise(now, kind, job.id(), node, title, detail);
         return new AlertRef(alertId, kind.label(), title, job.id());
     }

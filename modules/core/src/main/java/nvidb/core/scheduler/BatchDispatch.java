@@ -71,7 +71,7 @@ final class BatchDispatch {
         try {
             kills.terminate(node, dir, 0, null);
         } catch (TransportException e) {
-            lifecycle.owesKill(job.id(), node, dir, 0, null, "cancelled while it was submitted", Times.now());
+            lifecycle.launches().owesKill(job.id(), node, dir, 0, null, "cancelled while it was submitted", Times.now());
         }
         return false;
     }

@@ -69,7 +69,7 @@ final class Launcher {
                 r.runDir(), now, attempt);
         if (JobLifecycle.ifStillLegal(() -> lifecycle.start(job.id(), start, now)) != null) {
             summary.dispatched(new TickSummary.Dispatched(job.id(), c.node(), c.gpuIds(), job.lane()));
-        } else if (!lifecycle.runsIn(job.id(), r.runDir())) {
+        } else if (!lifecycle.launches().runsIn(job.id(), r.runDir())) {
             stopUnwanted(job, c.node(), r);
         }
     }
@@ -82,7 +82,7 @@ final class Launcher {
         try {
             kills.terminate(node, r.runDir(), r.pid(), r.pgid());
         } catch (TransportException e) {
-            lifecycle.owesKill(job.id(), node, r.runDir(), r.pid(), r.pgid(), "cancelled while it was launched",
+            lifecycle.launches().owesKill(job.id(), node, r.runDir(), r.pid(), r.pgid(), "cancelled while it was launched",
                     Times.now());
         }
     }
@@ -90,7 +90,7 @@ final class Launcher {
     /** The job stays pending with the error; one alert per persistent fault. */
     void failed(Job job, String errors, TickSummary.Builder summary) {
         String message = Texts.truncate("launch failed: " + errors, 500);
-        TickSummary.AlertRef alert = lifecycle.launchFailed(job.id(), message, errors, Times.now());
+        TickSummary.AlertRef alert = lifecycle.launches().launchFailed(job.id(), message, errors, Times.now());
         if (alert != null) {
             summary.alert(alert);
             summary.problem("job", String.valueOf(job.id()), message);

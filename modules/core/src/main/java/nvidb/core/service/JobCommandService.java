@@ -120,7 +120,7 @@ public final class JobCommandService implements JobCommands {
                 for (int i = 0; i < ids.size(); i++) {
                     Job current = store.jobs.find(ids.get(i)).orElse(null);
                     if (current != null && current.state() == JobState.PENDING && current.runDir() == null) {
-                        out[i] = cancelInTransaction(ids.get(i), null);
+                        out[i] = cancelInTransaction(ids.get(i), current, null);
                     }
                 }
                 return null;
@@ -172,16 +172,15 @@ public final class JobCommandService implements JobCommands {
             try {
                 kills.terminate(job.node(), job.runDir(), 0, null);
             } catch (TransportException e) {
-                lifecycle.owesKill(id, job.node(), job.runDir(), 0, null, "cancelled while unreachable", Times.now());
+                lifecycle.launches().owesKill(id, job.node(), job.runDir(), 0, null, "cancelled while unreachable", Times.now());
             }
         }
         String reason = orphanReason;
-        return store.db.write(() -> cancelInTransaction(id, reason));
+        return store.db.write(() -> cancelInTransaction(id, store.jobs.find(id).orElse(null), reason));
     }
 
-    /** The cancel itself, inside the caller's transaction: the job as it is now decides. */
-    private Cancelled cancelInTransaction(long id, String orphanReason) {
-        Job current = store.jobs.find(id).orElse(null);
+    /** The cancel itself, inside the caller's transaction: {@code current}, read in it, decides. */
+    private Cancelled cancelInTransaction(long id, Job current, String orphanReason) {
         if (current == null || !Transition.CANCEL.allows(current)) {
             return new Cancelled(id, false, current == null ? null : current.state().label(), List.of());
         }
