@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.concurrent.Callable;
 import nvidb.cli.context.CliContext;
 import nvidb.cli.context.ContextHolder;
+import nvidb.cli.context.JsonWarmUp;
 import nvidb.cli.output.Output;
 import nvidb.core.api.Queue;
 import picocli.CommandLine.Model.CommandSpec;
@@ -34,8 +35,19 @@ public abstract class BaseCommand implements Callable<Integer> {
         return Instant.now();
     }
 
+    /**
+     * Whether this command line reads JSON the store keeps (a result, event data, a sweep's spec):
+     * its reading is then set up on a side thread while the queue opens ({@link JsonWarmUp}).
+     */
+    protected boolean readsStoredJson() {
+        return false;
+    }
+
     @Override
     public final Integer call() {
+        if (readsStoredJson()) {
+            JsonWarmUp.start();
+        }
         return execute();
     }
 

@@ -17,6 +17,12 @@ public final class JobResult extends BaseCommand {
     @Option(names = "--set", paramLabel = "JSON", description = "Store this JSON value as the result (any JSON: object, number, \"string\").")
     String set;
 
+    /** Reads its result. */
+    @Override
+    protected boolean readsStoredJson() {
+        return true;
+    }
+
     @Override
     protected int execute() {
         Job job = set == null ? service().jobQueries().job(id.value()) : service().jobEdits().setResult(id.value(), set);

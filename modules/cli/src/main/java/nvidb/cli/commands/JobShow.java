@@ -22,6 +22,12 @@ public final class JobShow extends BaseCommand {
     @Mixin
     TickOptions tick;
 
+    /** Reads the job's result in its JSON document. */
+    @Override
+    protected boolean readsStoredJson() {
+        return json();
+    }
+
     @Override
     protected int execute() {
         long jobId = id.value();

@@ -31,6 +31,12 @@ public final class JobWait extends BaseCommand {
             description = "Include the last LINES of each job's stdout (default 40).")
     Integer logs;
 
+    /** Reads the job's result in its JSON document. */
+    @Override
+    protected boolean readsStoredJson() {
+        return json();
+    }
+
     @Override
     protected int execute() {
         List<Long> wanted = ids.values();

@@ -22,6 +22,12 @@ public final class QueueEvents extends BaseCommand {
     @Option(names = {"-n", "--number"}, paramLabel = "N", description = "At most N events (default 50).")
     int number = 50;
 
+    /** Reads each event's data in its JSON document. */
+    @Override
+    protected boolean readsStoredJson() {
+        return json();
+    }
+
     @Override
     protected int execute() {
         if (number < 1) {

@@ -12,6 +12,12 @@ public final class SweepCancel extends BaseCommand {
     @Mixin
     SweepIdArgument id;
 
+    /** Reads the sweep's spec. */
+    @Override
+    protected boolean readsStoredJson() {
+        return true;
+    }
+
     @Override
     protected int execute() {
         long sweep = id.value();

@@ -24,6 +24,12 @@ public final class SweepExport extends BaseCommand {
     @Mixin
     MetricOptions metric;
 
+    /** Reads each run's result. */
+    @Override
+    protected boolean readsStoredJson() {
+        return true;
+    }
+
     @Override
     protected int execute() {
         if (csv == jsonl) {

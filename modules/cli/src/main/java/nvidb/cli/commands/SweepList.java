@@ -13,6 +13,12 @@ public final class SweepList extends BaseCommand {
     @Mixin
     TickOptions tick;
 
+    /** Reads each sweep's spec. */
+    @Override
+    protected boolean readsStoredJson() {
+        return true;
+    }
+
     @Override
     protected int execute() {
         Queue service = service();

@@ -24,6 +24,12 @@ public final class SweepRequeue extends BaseCommand {
     @Mixin
     NoTickOption tick;
 
+    /** Reads the sweep's spec. */
+    @Override
+    protected boolean readsStoredJson() {
+        return true;
+    }
+
     @Override
     protected int execute() {
         if (!failed) {

@@ -25,6 +25,12 @@ public final class SweepShow extends BaseCommand {
     @Mixin
     TickOptions tick;
 
+    /** Reads the sweep's spec and each run's result. */
+    @Override
+    protected boolean readsStoredJson() {
+        return true;
+    }
+
     @Override
     protected int execute() {
         if (limit < 0) {

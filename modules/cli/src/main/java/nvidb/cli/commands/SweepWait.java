@@ -20,6 +20,12 @@ public final class SweepWait extends BaseCommand {
     @Option(names = "--timeout", paramLabel = "SECONDS", description = "Give up waiting after this long (exit 2).")
     Integer timeout;
 
+    /** Reads the sweep's spec. */
+    @Override
+    protected boolean readsStoredJson() {
+        return true;
+    }
+
     @Override
     protected int execute() {
         if (timeout != null && timeout < 0) {
