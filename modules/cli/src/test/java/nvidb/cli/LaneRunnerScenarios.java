@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import nvidb.testkit.FakeNvidiaSmi;
+import nvidb.testkit.Pids;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -78,44 +79,25 @@ abstract class LaneRunnerScenarios {
         if (Files.isDirectory(spool)) {
             try (Stream<Path> dirs = Files.list(spool)) {
                 for (Path d : dirs.toList()) {
-                    pidIn(d.resolve("runner.pid")).flatMap(ProcessHandle::of).ifPresent(ProcessHandle::destroyForcibly);
+                    Pids.inFile(d.resolve("runner.pid")).flatMap(ProcessHandle::of).ifPresent(ProcessHandle::destroyForcibly);
                 }
             }
         }
-        java.util.List<ProcessHandle> killed = new java.util.ArrayList<>();
-        for (Path jobs : jobRoots) {
-            if (!Files.isDirectory(jobs)) {
+        List<ProcessHandle> jobs = new ArrayList<>();
+        for (Path root : jobRoots) {
+            if (!Files.isDirectory(root)) {
                 continue;
             }
-            try (Stream<Path> dirs = Files.list(jobs)) {
+            try (Stream<Path> dirs = Files.list(root)) {
                 for (Path d : dirs.toList()) {
-                    pidIn(d.resolve("pid")).flatMap(ProcessHandle::of).ifPresent(p -> {
-                        p.descendants().forEach(c -> {
-                            c.destroyForcibly();
-                            killed.add(c);
-                        });
-                        p.destroyForcibly();
-                        killed.add(p);
-                    });
+                    Pids.inFile(d.resolve("pid")).flatMap(ProcessHandle::of).ifPresent(jobs::add);
                 }
             }
         }
-        // Gone before JUnit deletes the folders: a job ending as it is cancelled writes its exit files.
-        for (ProcessHandle p : killed) {
-            try {
-                nvidb.testkit.Pids.goneWithin(p.pid(), java.time.Duration.ofSeconds(5));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
-    }
-
-    private static java.util.Optional<Long> pidIn(Path file) {
         try {
-            return java.util.Optional.of(Long.parseLong(Files.readString(file).strip()));
-        } catch (IOException | NumberFormatException e) {
-            return java.util.Optional.empty();
+            Pids.killTreesAndAwait(jobs);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
