@@ -47,11 +47,15 @@ LogLevel VERBOSE
 # the tests' sshd (SshdFixture); a person's host pays for its own rc files in every ssh command.
 SetEnv SHLVL=1
 CONF
+# sshd refuses to start without its privilege separation folder, which a fresh install of
+# openssh-server in a container has not made yet (as the tests' SshdFixture, made when root).
+[ -d /run/sshd ] || [ "$(id -u)" -ne 0 ] || mkdir -m 0755 /run/sshd
 $sshd -D -E "$tmp/sshd.log" -f "$tmp/sshd.conf" &
 pid=$!
 echo "[127.0.0.1]:$port $(cut -d' ' -f1,2 "$tmp/host_key.pub")" > "$tmp/known_hosts"
 user=$(id -un)
 sleep 1
+kill -0 "$pid" 2> /dev/null || { echo "remote-forward: sshd did not start:" >&2; cat "$tmp/sshd.log" >&2; exit 1; }
 
 # The queue host's home, and one client home per way of reaching it.
 mkdir -p "$tmp/host"

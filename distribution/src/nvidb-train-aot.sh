@@ -6,7 +6,8 @@
 # and linked, so later starts skip that work. A JDK 25 cache records one JVM run, so the training
 # is one JVM (nvidb.cli.AotTraining, started by bin/nvidb with the same flags) that runs the usual
 # command lines one after the other: submit (with and without a scheduler pass), queue tick, job
-# wait, ls, show, logs, queue status, --version and --help. The cache holds wherever the image is
+# wait, ls, show, logs, queue status, a sweep, --version and --help, and a submit and a list
+# forwarded to a queue host (remote:). The cache holds wherever the image is
 # moved or copied with its files' modification times (see bin/nvidb); run this script again where
 # they changed (it needs write access to lib/). The training runs against a throwaway queue in a temporary
 # directory and never touches $NVIDB_HOME.
@@ -33,6 +34,22 @@ export NVIDB_HOME="$tmp/home"
 # machine reads one, and a client with remote: reads little else before it hands over to ssh.
 mkdir -p "$NVIDB_HOME"
 printf 'queue:\n  tick_min_interval: 3\n' > "$NVIDB_HOME/queue.yml"
+
+# A client whose queue is on another host (remote:), so that forwarding is in the cache too. Its
+# "ssh" runs the host's command right here, as a host's login shell would: bin/nvidb with the
+# training's queue, started without the training's variables (a host knows nothing of them).
+mkdir -p "$tmp/client" "$tmp/ssh-bin"
+printf 'remote:\n  host: aot-training-host\n  nvidb: %s\n  nvidb_home: %s\n  ssh_options:\n    - "BatchMode=yes"\n' \
+    "$home/bin/nvidb" "$NVIDB_HOME" > "$tmp/client/queue.yml"
+cat > "$tmp/ssh-bin/ssh" <<'SSH'
+#!/bin/sh
+# The last argument is the command the host's shell runs.
+for command; do :; done
+unset NVIDB_AOT_TRAIN NVIDB_AOT_STEP NVIDB_AOT_CLIENT_HOME NVIDB_AOT_SSH_PATH
+exec /bin/sh -c "$command"
+SSH
+chmod +x "$tmp/ssh-bin/ssh"
+export NVIDB_AOT_CLIENT_HOME="$tmp/client" NVIDB_AOT_SSH_PATH="$tmp/ssh-bin"
 
 rm -f -- "$cache" "$cache.home" # (.home: what older images bound the cache to)
 # A first command without the cache's output, so that the training reads a queue that exists.

@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import nvidb.cli.output.Output;
@@ -46,25 +47,45 @@ public final class AotTraining {
             List.of("completion", "--candidates", "nodes"),
             List.of("job", "submit", "--help"));
 
+    /**
+     * Run again as a client whose queue is on another host ({@code remote:}), where bin/nvidb-train-aot
+     * set one up ({@value #CLIENT_HOME}: its home; {@value #SSH_PATH}: a folder whose {@code ssh}
+     * runs the host's command right there): forwarding reads a {@code remote:} block, starts ssh and
+     * relays the answer, none of which the commands above load.
+     */
+    static final List<List<String>> FORWARDED = List.of(
+            List.of("job", "submit", "--json", "--gpus", "0", "--no-tick", "--name", "aot-f", "--", "true"),
+            List.of("job", "ls", "--no-tick"));
+    static final String CLIENT_HOME = "NVIDB_AOT_CLIENT_HOME";
+    static final String SSH_PATH = "NVIDB_AOT_SSH_PATH";
+
     private AotTraining() {
     }
 
     /** Runs the training; exits 1, naming each command that failed (a broken image). */
     public static void main(String[] args) {
         List<String> failed = new ArrayList<>();
-        for (List<String> command : COMMANDS) {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            ByteArrayOutputStream err = new ByteArrayOutputStream();
-            int code = Nvidb.run(command.toArray(String[]::new), withPwd(System.getenv()),
-                    new Output(new PrintStream(out, true, StandardCharsets.UTF_8),
-                            new PrintStream(err, true, StandardCharsets.UTF_8)));
-            if (code != 0) {
-                failed.add("nvidb " + String.join(" ", command) + " exited " + code + ": "
-                        + out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8));
-            }
+        Map<String, String> env = withPwd(System.getenv());
+        COMMANDS.forEach(command -> run(command, env, failed));
+        if (env.containsKey(CLIENT_HOME) && env.containsKey(SSH_PATH)) {
+            Map<String, String> client = new HashMap<>(env);
+            client.put("NVIDB_HOME", env.get(CLIENT_HOME));
+            client.put("PATH", env.get(SSH_PATH) + ":" + env.getOrDefault("PATH", "/usr/bin:/bin"));
+            FORWARDED.forEach(command -> run(command, client, failed));
         }
         failed.forEach(Output.system().err()::println);
         Main.exit(failed.isEmpty() ? 0 : 1);
+    }
+
+    private static void run(List<String> command, Map<String, String> env, List<String> failed) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = Nvidb.run(command.toArray(String[]::new), env,
+                new Output(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8)));
+        if (code != 0) {
+            failed.add("nvidb " + String.join(" ", command) + " (NVIDB_HOME=" + env.get("NVIDB_HOME") + ") exited " + code
+                    + ": " + out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8));
+        }
     }
 
     private static Map<String, String> withPwd(Map<String, String> env) {
