@@ -1,6 +1,7 @@
 package nvidb.cli;
 
 import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -12,10 +13,11 @@ import nvidb.cli.output.Output;
 /**
  * The AOT cache's training run (bin/nvidb-train-aot starts it with bin/nvidb's JVM and flags, and
  * nothing else does): the command lines people run most, one after the other in this one JVM,
- * each through {@link Nvidb#run} as {@code Main} runs it, against the throwaway queue in {@code
- * NVIDB_HOME}. A JDK 25 cache records one JVM run: the classes it loaded, linked and profiled are
- * what later commands start with, so every command here starts faster (a submit, a list, a
- * scheduler pass on the local node, a wait, a log read), where training on one submit left the
+ * each through {@link Main#run} as a process of its own runs it (its shutdown hook, its signal
+ * relay when forwarded), against the throwaway queue in {@code NVIDB_HOME}. A JDK 25 cache records
+ * one JVM run: the classes it loaded, linked and profiled are what later commands start with, so
+ * every command here starts faster (a submit, a list, a scheduler pass on the local node, a wait,
+ * a log read), where training on one submit left the
  * rest to load and link on every start.
  */
 public final class AotTraining {
@@ -80,8 +82,9 @@ public final class AotTraining {
     private static void run(List<String> command, Map<String, String> env, List<String> failed) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = Nvidb.run(command.toArray(String[]::new), env,
-                new Output(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8)));
+        int code = Main.run(command.toArray(String[]::new), env,
+                new Output(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8)),
+                InputStream.nullInputStream());
         if (code != 0) {
             failed.add("nvidb " + String.join(" ", command) + " (NVIDB_HOME=" + env.get("NVIDB_HOME") + ") exited " + code
                     + ": " + out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8));

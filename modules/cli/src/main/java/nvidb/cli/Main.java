@@ -21,10 +21,17 @@ public final class Main {
 
     public static void main(String[] args) {
         Map<String, String> env = withWorkingDirectory(System.getenv(), Path.of(System.getProperty("user.dir")));
-        Output output = Output.system();
-        // A command a client forwarded here: set up as the client had typed it, then run as any other.
+        exit(run(args, env, Output.system(), stdin()));
+    }
+
+    /**
+     * One command line as this process's whole work: a forwarded one is set up as its client typed
+     * it, and Ctrl-C or SIGTERM are handled (ShutdownGuard). The AOT training runs its commands
+     * through here too, so that what every start does before the command is in the cache.
+     */
+    static int run(String[] args, Map<String, String> env, Output output, InputStream stdin) {
         ForwardedHost.Session forwarded = ForwardedHost.handles(args) ? ForwardedHost.accept(args, env, output) : null;
-        CliContext context = forwarded != null ? forwarded.context() : new CliContext(env, output, stdin(), true);
+        CliContext context = forwarded != null ? forwarded.context() : new CliContext(env, output, stdin, true);
         ShutdownGuard guard = ShutdownGuard.install(context);
         int code;
         if (forwarded == null) {
@@ -35,7 +42,7 @@ public final class Main {
             forwarded.close();
         }
         guard.finished();
-        exit(code);
+        return code;
     }
 
     /**
