@@ -47,7 +47,16 @@ public final class AotTraining {
             // What a Tab runs in bash, zsh and fish: it should answer within a keystroke.
             List.of("completion", "--candidates", "jobs"),
             List.of("completion", "--candidates", "nodes"),
-            List.of("job", "submit", "--help"));
+            List.of("job", "submit", "--help"),
+            // What agents poll and act with besides: events, nodes, sweeps, a cancel (of job 6,
+            // the submit just before it: jobs 1-3 and the sweep's runs 4-5 come first).
+            List.of("job", "submit", "--json", "--gpus", "0", "--no-tick", "--name", "aot-d", "--", "true"),
+            List.of("job", "cancel", "6", "--json"),
+            List.of("queue", "events", "--json"),
+            List.of("queue", "events"),
+            List.of("queue", "nodes", "--json", "--no-tick"),
+            List.of("sweep", "ls", "--no-tick"),
+            List.of("sweep", "ls", "--json", "--no-tick"));
 
     /**
      * Run again as a client whose queue is on another host ({@code remote:}), where bin/nvidb-train-aot

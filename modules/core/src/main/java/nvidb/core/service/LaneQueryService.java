@@ -160,20 +160,33 @@ public final class LaneQueryService implements LaneQueries {
         return new Context(nodes, order, gpus, store.jobs.activeInLanes(), Times.now());
     }
 
+    /**
+     * Lanes by node (in the configuration's order), then GPU ids, then name. Written out rather
+     * than chained with {@code Comparator.comparing…}: the JDK's lambdas inside those chains are
+     * spun at run time by every command that lists lanes (the AOT cache holds only our own).
+     */
     private static Comparator<LaneRecord> order(Map<String, Integer> nodeOrder) {
-        Comparator<List<Integer>> byGpus = (a, b) -> {
-            for (int k = 0; k < Math.min(a.size(), b.size()); k++) {
-                int c = Integer.compare(a.get(k), b.get(k));
-                if (c != 0) {
-                    return c;
-                }
+        return (a, b) -> {
+            int c = Integer.compare(nodeOrder.getOrDefault(a.node(), Integer.MAX_VALUE),
+                    nodeOrder.getOrDefault(b.node(), Integer.MAX_VALUE));
+            if (c == 0) {
+                c = a.node().compareTo(b.node());
             }
-            return Integer.compare(a.size(), b.size());
+            if (c == 0) {
+                c = compareGpuIds(a.gpuIds(), b.gpuIds());
+            }
+            return c != 0 ? c : a.name().compareTo(b.name());
         };
-        return Comparator.comparingInt((LaneRecord l) -> nodeOrder.getOrDefault(l.node(), Integer.MAX_VALUE))
-                .thenComparing(LaneRecord::node)
-                .thenComparing(LaneRecord::gpuIds, byGpus)
-                .thenComparing(LaneRecord::name);
+    }
+
+    private static int compareGpuIds(List<Integer> a, List<Integer> b) {
+        for (int k = 0; k < Math.min(a.size(), b.size()); k++) {
+            int c = Integer.compare(a.get(k), b.get(k));
+            if (c != 0) {
+                return c;
+            }
+        }
+        return Integer.compare(a.size(), b.size());
     }
 
     private LaneView view(LaneRecord lane, Context c) {
