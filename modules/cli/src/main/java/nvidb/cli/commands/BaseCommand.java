@@ -1,6 +1,7 @@
 package nvidb.cli.commands;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.Callable;
 import nvidb.cli.context.CliContext;
 import nvidb.cli.context.ContextHolder;
@@ -43,10 +44,19 @@ public abstract class BaseCommand implements Callable<Integer> {
         return false;
     }
 
+    /**
+     * The records this command line's {@code --json} answer is made of: their serialisers are
+     * built on a side thread while the queue opens ({@link JsonWarmUp}).
+     */
+    protected List<Class<?>> jsonDocuments() {
+        return List.of();
+    }
+
     @Override
     public final Integer call() {
-        if (readsStoredJson()) {
-            JsonWarmUp.start();
+        List<Class<?>> documents = json() ? jsonDocuments() : List.of();
+        if (readsStoredJson() || !documents.isEmpty()) {
+            JsonWarmUp.start(readsStoredJson(), documents);
         }
         return execute();
     }

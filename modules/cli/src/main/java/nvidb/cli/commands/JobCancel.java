@@ -16,6 +16,11 @@ public final class JobCancel extends BaseCommand {
     JobIdsArgument ids;
 
     @Override
+    protected List<Class<?>> jsonDocuments() {
+        return List.of(JobDocuments.Several.class, JobDocuments.Cancelled.class);
+    }
+
+    @Override
     protected int execute() {
         List<JobCommands.Cancelled> results = service().jobCommands().cancel(ids.values());
         List<Outcomes.Item> items = results.stream().map(c -> new Outcomes.Item(c.id(), c.cancelled(), c.state())).toList();

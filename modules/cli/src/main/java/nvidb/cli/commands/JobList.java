@@ -40,6 +40,11 @@ public final class JobList extends BaseCommand {
     TickOptions tick;
 
     @Override
+    protected List<Class<?>> jsonDocuments() {
+        return List.of(nvidb.core.view.JobView.class);
+    }
+
+    @Override
     protected int execute() {
         if (limit < 0) {
             throw nvidb.core.api.NvidbException.usage("--limit cannot be negative (0 lists every job)");

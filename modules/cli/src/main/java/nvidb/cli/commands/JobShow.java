@@ -1,5 +1,6 @@
 package nvidb.cli.commands;
 
+import java.util.List;
 import nvidb.cli.output.HumanViews;
 import nvidb.core.api.JobQueries;
 import nvidb.core.api.Queue;
@@ -26,6 +27,11 @@ public final class JobShow extends BaseCommand {
     @Override
     protected boolean readsStoredJson() {
         return json();
+    }
+
+    @Override
+    protected List<Class<?>> jsonDocuments() {
+        return List.of(JobDocuments.Shown.class);
     }
 
     @Override

@@ -34,6 +34,11 @@ public final class JobSubmit extends BaseCommand {
     List<String> command = new ArrayList<>();
 
     @Override
+    protected List<Class<?>> jsonDocuments() {
+        return List.of(JobDocuments.Submitted.class, TickView.Ran.class);
+    }
+
+    @Override
     protected int execute() {
         List<String> words = job.commandWords(command);
         SubmitRequest request = job.request(service(), words.size() == 1 ? words.getFirst() : ShellQuote.join(words));

@@ -38,6 +38,11 @@ public final class JobWait extends BaseCommand {
     }
 
     @Override
+    protected List<Class<?>> jsonDocuments() {
+        return List.of(JobDocuments.Waited.class);
+    }
+
+    @Override
     protected int execute() {
         List<Long> wanted = ids.values();
         if (timeout != null && timeout < 0) {

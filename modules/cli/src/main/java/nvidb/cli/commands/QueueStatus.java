@@ -39,6 +39,13 @@ public final class QueueStatus extends BaseCommand {
     private static final JobQuery HELD = new JobQuery(EnumSet.of(JobState.PENDING), true, null, null, 0);
 
     @Override
+    protected List<Class<?>> jsonDocuments() {
+        return List.of(JobView.class, NodeView.class, LaneView.Detail.class, QueueDocuments.TickLock.class,
+                QueueDocuments.Daemon.class, QueueDocuments.KeeperState.class, QueueDocuments.Settings.class,
+                AlertView.Listed.class);
+    }
+
+    @Override
     protected int execute() {
         Queue service = service();
         service.tick(tick.read());

@@ -1,11 +1,13 @@
 package nvidb.cli.context;
 
+import java.util.List;
 import nvidb.core.api.Json;
 
 /**
- * Sets up the reading of JSON on a side thread, while the command opens its queue: a command
- * that reads JSON the store keeps (a result, event data, a sweep's spec) would otherwise do it on
- * its own thread when it reads the first.
+ * Sets up JSON on a side thread, while the command opens its queue: the reading, for a command
+ * that reads JSON the store keeps (a result, event data, a sweep's spec), and the writing of the
+ * records its {@code --json} answer is made of. The command would otherwise do either on its own
+ * thread, when it reads the first stored value or writes its answer.
  *
  * <p>Most of that set-up is one class of the JDK: in JDK 25, {@code java.math.BigDecimal}'s static
  * initialiser computes a table of powers of five up to 5^65536 (a 152,000-bit number), ~25 ms of
@@ -18,14 +20,28 @@ import nvidb.core.api.Json;
  * may hold no stored JSON at all ({@code job ls --json} and {@code queue status --json} over pending
  * jobs) do not ask for it: there the side thread's work and its compilations only cost (+10 ms wall,
  * +45 ms CPU for {@code job ls --json} over 10,000 jobs without results).
+ *
+ * <p>The writing: Jackson builds a record's serialiser when it writes the first one, looking at
+ * the record's components and annotations (the JDK spins a proxy class per annotation type it
+ * reads, which no AOT cache holds). Built here instead, into the mapper's cache, while the command
+ * opens SQLite and does its work; the command finds it there. Measured in the README
+ * (Performance).
  */
 public final class JsonWarmUp {
     private JsonWarmUp() {
     }
 
-    /** Starts the set-up; the thread is a daemon, so it never holds the JVM at exit. */
-    public static void start() {
-        Thread thread = new Thread(JsonWarmUp::readOnce, "nvidb-json-warm-up");
+    /**
+     * Starts the set-up of reading (when {@code reading}) and of writing {@code documents}; the
+     * thread is a daemon, so it never holds the JVM at exit.
+     */
+    public static void start(boolean reading, List<Class<?>> documents) {
+        Thread thread = new Thread(() -> {
+            if (reading) {
+                readOnce();
+            }
+            documents.forEach(JsonWarmUp::prepare);
+        }, "nvidb-json-warm-up");
         thread.setDaemon(true);
         thread.start();
     }
@@ -35,6 +51,14 @@ public final class JsonWarmUp {
             Json.readTree("{\"warm_up\": [0.5, 1]}");
         } catch (Exception | LinkageError e) {
             // Nothing is lost: the command's own first read sets up (and reports) whatever failed here.
+        }
+    }
+
+    private static void prepare(Class<?> document) {
+        try {
+            Json.prepareWriting(document);
+        } catch (Exception | LinkageError e) {
+            // As above: the command's own write builds (and reports) what failed here.
         }
     }
 }

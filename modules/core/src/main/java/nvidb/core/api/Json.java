@@ -97,6 +97,15 @@ public final class Json {
         MAPPER.writeValue(g, value);
     }
 
+    /**
+     * Builds the serialiser of {@code type} (and those of the records it holds) into the mapper's
+     * cache ahead of the first value, where writing the first value would build it: Jackson's
+     * introspection of a record, its annotations and their proxies, ~20 ms of a command's start.
+     */
+    public static void prepareWriting(Class<?> type) {
+        MAPPER.writerFor(type);
+    }
+
     /** The tree of {@code text}. */
     public static JsonNode readTree(String text) throws JsonProcessingException {
         return MAPPER.readTree(text);
