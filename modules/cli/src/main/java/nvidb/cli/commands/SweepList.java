@@ -20,6 +20,11 @@ public final class SweepList extends BaseCommand {
     }
 
     @Override
+    protected List<Class<?>> jsonDocuments() {
+        return List.of(SweepDocuments.Listed.class);
+    }
+
+    @Override
     protected int execute() {
         Queue service = service();
         service.tick(tick.read());
