@@ -17,8 +17,7 @@ import nvidb.cli.output.Output;
  * relay when forwarded), against the throwaway queue in {@code NVIDB_HOME}. A JDK 25 cache records
  * one JVM run: the classes it loaded, linked and profiled are what later commands start with, so
  * every command here starts faster (a submit, a list, a scheduler pass on the local node, a wait,
- * a log read), where training on one submit left the
- * rest to load and link on every start.
+ * a log read), where training on one submit left the rest to load and link on every start.
  */
 public final class AotTraining {
     /** The training: {@code --version}, then a job through its whole life, read every usual way. */

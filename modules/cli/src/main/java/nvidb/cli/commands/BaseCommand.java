@@ -54,9 +54,10 @@ public abstract class BaseCommand implements Callable<Integer> {
 
     @Override
     public final Integer call() {
+        boolean reading = readsStoredJson();
         List<Class<?>> documents = json() ? jsonDocuments() : List.of();
-        if (readsStoredJson() || !documents.isEmpty()) {
-            JsonWarmUp.start(readsStoredJson(), documents);
+        if (reading || !documents.isEmpty()) {
+            JsonWarmUp.start(reading, documents);
         }
         return execute();
     }
