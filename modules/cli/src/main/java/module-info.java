@@ -1,4 +1,4 @@
-/** The {@code nvidb} command: picocli commands over the core's service facade, and their output. */
+/** The {@code nvidb} command: picocli commands over the application layer ({@code nvidb.core.app}), and their output. */
 module nvidb.cli {
     requires nvidb.core;
     requires info.picocli;

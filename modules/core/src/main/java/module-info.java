@@ -13,6 +13,8 @@ module nvidb.core {
 
     // The façade the CLI (and the TUI and daemon) work through, and (view) the documents made of it.
     exports nvidb.core.api;
+    // The application layer: the typed operations every front end calls, each with its Caller.
+    exports nvidb.core.app;
     // The JSON documents as records: the CLI's --json, and any other front end that prints the same.
     exports nvidb.core.view;
     opens nvidb.core.view to com.fasterxml.jackson.databind;

@@ -1,8 +1,8 @@
 /**
  * The queue in a browser ({@code nvidb queue web}, and the daemon with {@code queue.web.listen}):
  * the pages, their live stream of changes, the HTTP API and the Prometheus metrics, on the JDK's
- * own HTTP server. Reaches core only through {@code nvidb.core.api}; the documents it serves are
- * the CLI's, produced by the {@link nvidb.web.Web.Backend} the CLI hands it.
+ * own HTTP server. Each route is an operation of the application layer ({@code nvidb.core.app}),
+ * asked as the web, and serves its document ({@code nvidb.core.view}): the same the CLI prints.
  */
 module nvidb.web {
     requires nvidb.core;

@@ -36,6 +36,9 @@ class ArchitectureTest {
     static final ArchTests WEB = ArchTests.in(WebRules.class);
 
     @ArchTest
+    static final ArchTests FRONT_ENDS = ArchTests.in(FrontEndRules.class);
+
+    @ArchTest
     static final ArchTests CYCLES = ArchTests.in(CycleRules.class);
 
     /**
@@ -45,7 +48,7 @@ class ArchitectureTest {
     @ArchTest
     static void importsEveryModule(JavaClasses classes) {
         for (String pkg : List.of("nvidb.spi", "nvidb.core.api", "nvidb.core.store", "nvidb.core.service", "nvidb.cli", "nvidb.pluginhost",
-                "nvidb.cli.output", "nvidb.plugins", "nvidb.tui", "nvidb.tui.model", "nvidb.tui.view", "nvidb.tui.run", "nvidb.web", "nvidb.cli.web")) {
+                "nvidb.cli.output", "nvidb.plugins", "nvidb.tui", "nvidb.tui.model", "nvidb.tui.view", "nvidb.tui.run", "nvidb.web", "nvidb.core.app")) {
             assertTrue(classes.containPackage(pkg), "no classes imported from " + pkg);
         }
         assertTrue(classes.contain(CliRules.MAIN), "no " + CliRules.MAIN + " imported");

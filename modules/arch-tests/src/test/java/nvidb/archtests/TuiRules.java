@@ -18,14 +18,14 @@ final class TuiRules {
     static final ArchRule TUI_USES_CORE_API_ONLY = classes()
             .that().resideInAPackage("nvidb.tui..")
             .should().onlyDependOnClassesThat(resideOutsideOfPackage("nvidb.core..").or(resideInAnyPackage(
-                    "nvidb.core.api")))
-            .because("every key of the TUI is the same core operation as a CLI command, reached through"
-                    + " nvidb.core.api, never the store or the scheduler behind it");
+                    FrontEndRules.APPLICATION_API)))
+            .because("every key of the TUI is the same operation of the application layer as a CLI command,"
+                    + " never the store or the scheduler behind it");
 
     @ArchTest
     static final ArchRule TUI_NAMES_NO_OTHER_FRONT_END_OR_PLUGIN = noClasses()
             .that().resideInAPackage("nvidb.tui..")
-            .should().dependOnClassesThat().resideInAnyPackage("nvidb.cli..", "nvidb.plugins..", "nvidb.pluginhost..",
+            .should().dependOnClassesThat().resideInAnyPackage("nvidb.cli..", "nvidb.web..", "nvidb.plugins..", "nvidb.pluginhost..",
                     "picocli..")
             .because("the TUI is a front end of its own beside the CLI; the CLI starts it, not the other way round");
 

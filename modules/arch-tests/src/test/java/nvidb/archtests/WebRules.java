@@ -17,9 +17,9 @@ final class WebRules {
     static final ArchRule WEB_USES_CORE_API_ONLY = classes()
             .that().resideInAPackage("nvidb.web..")
             .should().onlyDependOnClassesThat(resideOutsideOfPackage("nvidb.core..").or(resideInAnyPackage(
-                    "nvidb.core.api")))
-            .because("every action of the web is the same core operation as a CLI command, reached through"
-                    + " nvidb.core.api (and the CLI's own documents, through the backend the CLI hands it)");
+                    FrontEndRules.APPLICATION_API)))
+            .because("every route of the web is an operation of the application layer (nvidb.core.app), whose"
+                    + " documents (nvidb.core.view) it serves: the same operation, checks and document as the CLI's");
 
     @ArchTest
     static final ArchRule WEB_NAMES_NO_OTHER_FRONT_END_OR_PLUGIN = noClasses()
@@ -29,8 +29,8 @@ final class WebRules {
             .because("the web is a front end of its own beside the CLI; the CLI starts it, not the other way round");
 
     /**
-     * No class of the web loads unless {@code queue web} or the daemon runs: only they (and the
-     * backend they hand it) name it, and jdk.httpserver stays out of every other command's start.
+     * No class of the web loads unless {@code queue web} or the daemon runs: only they name it, and
+     * jdk.httpserver stays out of every other command's start.
      */
     @ArchTest
     static final ArchRule ONLY_QUEUE_WEB_AND_THE_DAEMON_START_THE_WEB = noClasses()
@@ -38,7 +38,6 @@ final class WebRules {
             .and().resideOutsideOfPackage("nvidb.web..")
             .and().doNotHaveFullyQualifiedName("nvidb.cli.commands.QueueWeb")
             .and().doNotHaveFullyQualifiedName("nvidb.cli.commands.QueueDaemon")
-            .and().resideOutsideOfPackage("nvidb.cli.web..")
             .and().resideOutsideOfPackage("nvidb.testkit..")
             .should().dependOnClassesThat().resideInAnyPackage("nvidb.web..", "com.sun.net.httpserver..")
             .because("job submit and every other command must not pay for the web server's classes at start-up");

@@ -89,12 +89,8 @@ public final class Nvidb implements Runnable, ContextHolder {
         return run(args, new CliContext(env, output));
     }
 
-    /**
-     * Runs one command line with a context the caller made (Main, to reach it from a shutdown
-     * hook; the web server, on a borrowed access, through {@link CliContext#runLine}).
-     */
+    /** Runs one command line with a context the caller made (Main, to reach it from a shutdown hook). */
     static int run(String[] args, CliContext context) {
-        context.setRunner(Nvidb::run);
         Output output = context.output();
         // --json anywhere before "--" asks for JSON errors too, even when parsing fails early.
         List<String> before = Arrays.asList(args).subList(0, indexOfDoubleDash(args));

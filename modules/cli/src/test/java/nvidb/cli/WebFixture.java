@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import nvidb.cli.context.CliContext;
 import nvidb.cli.output.Output;
-import nvidb.cli.web.WebBackend;
 import nvidb.testkit.FakeNvidiaSmi;
 import nvidb.web.Web;
 
@@ -35,11 +34,10 @@ final class WebFixture implements AutoCloseable {
         cli.write(".nvidb/queue.yml", "queue:\n  tick_min_interval: 0.2\nservers:\n  - nickname: alpha\n"
                 + "    transport: local\n    nvidia_smi: " + alpha.command() + "\n    job_root: " + tmp.resolve("alpha-jobs") + "\n");
         owner = new CliContext(cli.environment(), new Output(System.out, System.err));
-        owner.setRunner(Nvidb::run); // as Nvidb.run sets it on the context of nvidb queue web
     }
 
     WebFixture start(String listen, boolean ownPasses) throws IOException {
-        server = Web.start(new Web.Options(listen, cli.nvidbHome(), ownPasses), new WebBackend(owner));
+        server = Web.start(new Web.Options(listen, cli.nvidbHome(), ownPasses), owner::openAccess);
         return this;
     }
 

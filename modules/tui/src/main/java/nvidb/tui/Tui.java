@@ -2,7 +2,7 @@ package nvidb.tui;
 
 import java.util.Map;
 import java.util.function.Supplier;
-import nvidb.core.api.Queue;
+import nvidb.core.api.QueueAccess;
 import nvidb.tui.run.TuiRunner;
 
 /** {@code nvidb queue}: the queue on this process's terminal until the person quits. */
@@ -20,10 +20,10 @@ public final class Tui {
      *
      * @param refreshSeconds how often the view is re-read and (auto-tick on) a pass is made
      * @param env            the environment ({@code NO_COLOR}, {@code TERM})
-     * @param opener         opens a queue of its own for each worker thread; the caller owns and closes them
+     * @param opener         opens an access of its own for each worker thread; the caller owns and closes them
      * @throws nvidb.core.api.NvidbException (usage) when stdin and stdout are not a terminal
      */
-    public static int run(double refreshSeconds, Map<String, String> env, Supplier<Queue> opener) {
+    public static int run(double refreshSeconds, Map<String, String> env, Supplier<QueueAccess> opener) {
         return TuiRunner.run(refreshSeconds, env, opener);
     }
 }

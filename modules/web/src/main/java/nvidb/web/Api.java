@@ -1,22 +1,38 @@
 package nvidb.web;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.regex.Pattern;
+import nvidb.core.api.Caller;
 import nvidb.core.api.ErrorCode;
+import nvidb.core.api.Job;
+import nvidb.core.api.JobQuery;
+import nvidb.core.api.JobState;
 import nvidb.core.api.Json;
+import nvidb.core.api.NvidbException;
+import nvidb.core.api.TickMode;
+import nvidb.core.app.Acted;
+import nvidb.core.app.Application;
+import nvidb.core.app.StatusQuery;
+import nvidb.core.view.JobView;
 
 /**
- * {@code /api/v1/…}: each route is one CLI command with {@code --json}, so a document here is the
- * document the command prints, and an action is the command's own core operation with its checks;
- * the command's error code becomes the HTTP status (usage 400, not found 404, conflict 409).
- * Every value taken from the request is checked against what the option takes before it becomes
- * an argument, so no value can become an option of its own.
+ * {@code /api/v1/…}: each route is one operation of the application layer, so a document here is
+ * the document the CLI's {@code --json} prints for the same operation, with the same checks; an
+ * error's code becomes the HTTP status (usage 400, not found 404, conflict 409). Every value taken
+ * from the request is checked against what the operation takes before it is passed on.
  */
 final class Api {
     private static final Pattern ID = Pattern.compile("[0-9]{1,18}");
@@ -26,74 +42,122 @@ final class Api {
     private static final List<String> STATES = List.of("pending", "running", "completed", "failed", "cancelled",
             "timeout", "lost");
 
-    private final Web.Backend backend;
+    private final Pool pool;
 
-    Api(Web.Backend backend) {
-        this.backend = backend;
+    Api(Pool pool) {
+        this.pool = pool;
     }
 
-    Web.Backend backend() {
-        return backend;
+    Pool pool() {
+        return pool;
     }
 
     void handle(HttpExchange ex, String route, boolean read) throws IOException {
         String[] p = route.split("/");
-        Map<String, String> q = Http.query(ex);
-        List<String> args;
-        if (read) {
-            args = switch (p.length) {
-                case 1 -> switch (p[0]) {
-                    case "status" -> List.of("queue", "status", "--no-tick");
-                    case "jobs" -> jobs(q);
-                    case "events" -> events(q);
-                    case "alerts" -> q.containsKey("all") ? List.of("queue", "alerts", "--all", "--no-tick")
-                            : List.of("queue", "alerts", "--no-tick");
-                    case "lanes" -> List.of("queue", "lanes", "--no-tick");
-                    case "nodes" -> List.of("queue", "nodes", "--no-tick");
-                    case "history" -> history(q);
-                    default -> null;
-                };
-                case 2 -> p[0].equals("jobs") ? List.of("job", "show", id(p[1]), "--no-tick") : null;
-                case 3 -> p[0].equals("jobs") && p[2].equals("logs") ? logs(id(p[1]), q) : null;
-                default -> null;
-            };
-        } else {
-            args = p.length == 3 ? action(p[0], p[1], p[2], ex) : null;
-        }
-        if (args == null) {
+        if (!(read ? read(ex, p, Http.query(ex)) : p.length == 3 && action(ex, p[0], p[1], p[2]))) {
             Http.error(ex, 404, ErrorCode.NOT_FOUND, "no route " + (read ? "GET" : "POST") + " /api/v1/" + route
                     + " (see the README, \"HTTP API\")");
-            return;
         }
-        if (read && p.length == 1 && p[0].equals("jobs") && q.containsKey("q")) {
-            Web.Backend.Reply reply = backend.command(args); // the text filter reads the whole listing
-            String json = filtered(reply.json(), q.get("q"), limit(q));
-            Http.json(ex, reply.exit() == 0 ? 200 : Http.status(errorCode(json)), json);
-            return;
-        }
-        SpillingBody body = new SpillingBody(ex);
-        body.finish(backend.command(args, body));
     }
 
-    /** {@code state=pending,running|active|held}, {@code limit=N}; {@code q=} is applied to the listing afterwards. */
-    private static List<String> jobs(Map<String, String> q) {
-        List<String> args = new ArrayList<>(List.of("job", "ls", "--no-tick"));
+    /** Answers a read route; false where none matches. */
+    private boolean read(HttpExchange ex, String[] p, Map<String, String> q) throws IOException {
+        if (p.length == 1) {
+            switch (p[0]) {
+                case "status" -> streamed(ex, (app, c) -> app.status(c, StatusQuery.standard(false, null)));
+                case "jobs" -> jobs(ex, q);
+                case "events" -> events(ex, q);
+                case "alerts" -> answer(ex, pool.with((app, c) -> app.alerts(c, q.containsKey("all"), 50)));
+                case "lanes" -> answer(ex, pool.with((app, c) -> app.lanes(c, null)));
+                case "nodes" -> answer(ex, pool.with((app, c) -> app.nodes(c, false)));
+                case "history" -> history(ex, q);
+                default -> {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (p.length == 2 && p[0].equals("jobs")) {
+            long id = id(p[1]);
+            answer(ex, pool.with((app, c) -> app.job(c, id, null)));
+            return true;
+        }
+        if (p.length == 3 && p[0].equals("jobs") && p[2].equals("logs")) {
+            logs(ex, id(p[1]), q);
+            return true;
+        }
+        return false;
+    }
+
+    /** A document written whole, with 200. */
+    private static void answer(HttpExchange ex, Object document) throws IOException {
+        Http.json(ex, 200, Json.pretty(document));
+    }
+
+    /** An action's document, with 200 or the status its most serious outcome says. */
+    private static void acted(HttpExchange ex, Acted<?> acted) throws IOException {
+        Http.json(ex, acted.ok() ? 200 : Http.status(acted.code().label()), Json.pretty(acted.document()));
+    }
+
+    /**
+     * A document whose jobs are read while it is written into a {@link SpillingBody}, so a listing
+     * of 10,000 jobs is never held whole; the queue stays borrowed while it is written. A refusal
+     * before the body spilled is answered with its own status; a failure after that leaves the
+     * document unfinished and the error document follows, as on the command line.
+     */
+    private void streamed(HttpExchange ex, BiFunction<Application, Caller, Object> operation) throws IOException {
+        SpillingBody body = new SpillingBody(ex);
+        try {
+            pool.with((app, c) -> {
+                try {
+                    JsonGenerator g = Json.generator(body, true);
+                    Json.write(g, operation.apply(app, c));
+                    g.flush();
+                    body.write('\n');
+                    return null;
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (NvidbException e) {
+            body.fail(e.code(), e.getMessage());
+            return;
+        }
+        body.finish();
+    }
+
+    /** {@code state=pending,running|active|held}, {@code limit=N}, {@code q=TEXT}. */
+    private void jobs(HttpExchange ex, Map<String, String> q) throws IOException {
+        Set<JobState> wanted = EnumSet.noneOf(JobState.class);
+        boolean held = false;
+        boolean active = false;
         String states = q.getOrDefault("state", "");
         for (String s : states.isEmpty() ? new String[0] : states.split(",")) {
             String state = s.strip().toLowerCase(Locale.ROOT);
-            if (state.equals("active") || state.equals("held")) {
-                args.add("--" + state);
+            if (state.equals("active")) {
+                active = true;
+            } else if (state.equals("held")) {
+                held = true;
             } else if (STATES.contains(state)) {
-                args.add("--state");
-                args.add(state);
+                wanted.add(JobState.fromLabel(state));
             } else {
                 throw new Http.BadRequest("state takes " + String.join(", ", STATES) + ", active or held, not '" + s + "'");
             }
         }
-        args.add("-n");
+        if (active) {
+            // As job ls --active: pending and running, whatever other states were named.
+            wanted = EnumSet.of(JobState.PENDING, JobState.RUNNING);
+        }
+        int limit = limit(q);
+        if (!q.containsKey("q")) {
+            JobQuery query = new JobQuery(wanted, held, null, null, limit);
+            streamed(ex, (app, c) -> app.jobs(c, query));
+            return;
+        }
         // A text filter looks through every job the states allow; the limit applies to what matches.
-        args.add(q.containsKey("q") ? "0" : String.valueOf(limit(q)));
-        return args;
+        JobQuery all = new JobQuery(wanted, held, null, null, 0);
+        List<Job> jobs = pool.with((app, c) -> app.jobList(c, all));
+        answer(ex, filtered(jobs, q.get("q"), limit));
     }
 
     private static int limit(Map<String, String> q) {
@@ -101,35 +165,25 @@ final class Api {
         return Integer.parseInt(checked(limit, COUNT, "limit", "a number of jobs ≥ 0 (0: all)"));
     }
 
-    private static List<String> events(Map<String, String> q) {
-        List<String> args = new ArrayList<>(List.of("queue", "events"));
-        if (q.containsKey("since")) {
-            args.addAll(List.of("--since", checked(q.get("since"), ID, "since", "an event id ≥ 0")));
-        }
-        if (q.containsKey("job")) {
-            args.addAll(List.of("--job", id(q.get("job"))));
-        }
-        if (q.containsKey("limit")) {
-            args.addAll(List.of("-n", checked(q.get("limit"), COUNT, "limit", "a number of events ≥ 1")));
-        }
-        return args;
+    private void events(HttpExchange ex, Map<String, String> q) throws IOException {
+        Long since = q.containsKey("since") ? Long.parseLong(checked(q.get("since"), ID, "since", "an event id ≥ 0")) : null;
+        Long job = q.containsKey("job") ? id(q.get("job")) : null;
+        int number = q.containsKey("limit")
+                ? Integer.parseInt(checked(q.get("limit"), COUNT, "limit", "a number of events ≥ 1")) : 50;
+        answer(ex, pool.with((app, c) -> app.events(c, since, job, number)));
     }
 
-    private static List<String> logs(String id, Map<String, String> q) {
+    private void logs(HttpExchange ex, long id, Map<String, String> q) throws IOException {
         String stream = q.getOrDefault("stream", "stdout");
         if (!stream.equals("stdout") && !stream.equals("stderr")) {
             throw new Http.BadRequest("stream is stdout or stderr, not '" + stream + "'");
         }
-        List<String> args = new ArrayList<>(List.of("job", "logs", id, "--no-tick", "-n",
-                checked(q.getOrDefault("tail", "200"), COUNT, "tail", "a number of lines")));
-        if (stream.equals("stderr")) {
-            args.add("--stderr");
-        }
-        return args;
+        int tail = Integer.parseInt(checked(q.getOrDefault("tail", "200"), COUNT, "tail", "a number of lines"));
+        answer(ex, pool.with((app, c) -> app.logChunk(c, id, stream.equals("stderr"), tail)));
     }
 
-    private static List<String> history(Map<String, String> q) {
-        List<String> args = new ArrayList<>(List.of("queue", "history", "--range", q.getOrDefault("range", "1h")));
+    private void history(HttpExchange ex, Map<String, String> q) throws IOException {
+        String range = q.getOrDefault("range", "1h");
         String gpu = q.get("gpu");
         if (gpu != null) {
             int colon = gpu.lastIndexOf(':');
@@ -137,29 +191,43 @@ final class Api {
                     || !COUNT.matcher(gpu.substring(colon + 1)).matches()) {
                 throw new Http.BadRequest("gpu takes NODE:INDEX, such as box406:2, not '" + gpu + "'");
             }
-            args.addAll(List.of("--gpu", gpu));
         }
-        if (!List.of("1h", "1d", "7d").contains(args.get(3))) {
-            throw new Http.BadRequest("range is 1h, 1d or 7d, not '" + args.get(3) + "'");
+        if (!List.of("1h", "1d", "7d").contains(range)) {
+            throw new Http.BadRequest("range is 1h, 1d or 7d, not '" + range + "'");
         }
-        return args;
+        answer(ex, pool.with((app, c) -> app.history(c, gpu, range).document()));
     }
 
-    /** {@code jobs/ID/cancel|requeue|priority}, {@code alerts/ID/ack}, {@code nodes/NAME/drain|resume}. */
-    private static List<String> action(String kind, String subject, String verb, HttpExchange ex) throws IOException {
+    /** {@code jobs/ID/cancel|requeue|priority}, {@code alerts/ID/ack}, {@code nodes/NAME/drain|resume}; false: no such route. */
+    private boolean action(HttpExchange ex, String kind, String subject, String verb) throws IOException {
         String body = Http.body(ex);
-        return switch (kind + "/" + verb) {
-            case "jobs/cancel" -> List.of("job", "cancel", id(subject));
-            case "jobs/requeue" -> List.of("job", "requeue", id(subject));
-            case "jobs/priority" -> priority(id(subject), body);
-            case "alerts/ack" -> List.of("queue", "ack", id(subject));
-            case "nodes/drain", "nodes/resume" -> List.of("queue", verb, checked(subject, NAME, "the node", "a node name"));
-            default -> null;
-        };
+        switch (kind + "/" + verb) {
+            case "jobs/cancel" -> {
+                List<Long> ids = List.of(id(subject));
+                acted(ex, pool.with((app, c) -> app.cancel(c, ids)));
+            }
+            case "jobs/requeue" -> {
+                List<Long> ids = List.of(id(subject));
+                acted(ex, pool.with((app, c) -> app.requeue(c, ids, TickMode.AUTO)));
+            }
+            case "jobs/priority" -> priority(ex, id(subject), body);
+            case "alerts/ack" -> {
+                List<Long> ids = List.of(id(subject));
+                acted(ex, pool.with((app, c) -> app.ack(c, ids, false)));
+            }
+            case "nodes/drain", "nodes/resume" -> {
+                String node = checked(subject, NAME, "the node", "a node name");
+                answer(ex, pool.with((app, c) -> app.drain(c, node, verb.equals("drain"))));
+            }
+            default -> {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A body {@code {"value": "+1"}} (set or adjust), or {@code {"up": N}} / {@code {"down": N}} (move). */
-    private static List<String> priority(String id, String body) {
+    private void priority(HttpExchange ex, long id, String body) throws IOException {
         JsonNode o;
         try {
             o = Json.readTree(body.isBlank() ? "{}" : body);
@@ -168,20 +236,25 @@ final class Api {
         }
         for (String key : List.of("up", "down")) {
             if (o.has(key)) {
-                return List.of("job", "priority", id, "--" + key,
-                        checked(o.get(key).asText(), COUNT, key, "a positive number of slots"));
+                int slots = Integer.parseInt(checked(o.get(key).asText(), COUNT, key, "a positive number of slots"));
+                if (slots <= 0) {
+                    throw NvidbException.usage("--up and --down take a positive number of slots");
+                }
+                int signed = key.equals("up") ? slots : -slots;
+                answer(ex, pool.with((app, c) -> app.movePriority(c, id, signed)));
+                return;
             }
         }
         if (o.hasNonNull("value")) {
-            // After "--": "-2" is the value, not an option.
-            return List.of("job", "priority", id, "--", checked(o.get("value").asText(), PRIORITY, "value",
-                    "a priority such as 5, +1 or -2"));
+            String value = checked(o.get("value").asText(), PRIORITY, "value", "a priority such as 5, +1 or -2");
+            answer(ex, pool.with((app, c) -> app.priority(c, id, value)));
+            return;
         }
         throw new Http.BadRequest("the body is {\"value\": \"5\" | \"+1\" | \"-2\"} or {\"up\": N} or {\"down\": N}");
     }
 
-    private static String id(String text) {
-        return checked(text, ID, "the job id", "a number");
+    private static long id(String text) {
+        return Long.parseLong(checked(text, ID, "the job id", "a number"));
     }
 
     private static String checked(String value, Pattern pattern, String what, String expected) {
@@ -191,35 +264,23 @@ final class Api {
         return value;
     }
 
-    /** The {@code code} of an error document ({@code ok: false}), or null for any other document. */
-    static String errorCode(String json) {
-        try {
-            JsonNode doc = Json.readTree(json);
-            return doc.path("ok").isBoolean() && !doc.path("ok").asBoolean() ? doc.path("code").asText(null) : null;
-        } catch (IOException e) {
-            return "failed";
-        }
-    }
-
-    /** The jobs of a {@code job ls} document whose name, command, submitter, node or tags hold {@code text}. */
-    private static String filtered(String json, String text, int limit) throws IOException {
-        JsonNode doc = Json.readTree(json);
-        if (!doc.has("jobs")) {
-            return json;
-        }
+    /** The jobs whose name, command, submitter, node or tags hold {@code text}, as {@code job ls} shows them. */
+    private static Map<String, Object> filtered(List<Job> jobs, String text, int limit) {
         String needle = text.toLowerCase(Locale.ROOT);
-        List<JsonNode> kept = new ArrayList<>();
-        for (JsonNode j : doc.get("jobs")) {
-            String hay = String.join("\n", j.path("name").asText(""), j.path("command").asText(""),
-                    j.path("submitter").asText(""), j.path("node").asText(""), j.path("tags").toString());
+        java.time.Instant now = java.time.Instant.now();
+        List<JobView> kept = new ArrayList<>();
+        for (Job j : jobs) {
+            JobView v = JobView.of(j, now);
+            String hay = String.join("\n", Objects.toString(v.name(), ""), Objects.toString(v.command(), ""),
+                    Objects.toString(v.submitter(), ""), Objects.toString(v.node(), ""), Json.write(v.tags()));
             if (hay.toLowerCase(Locale.ROOT).contains(needle) && (limit == 0 || kept.size() < limit)) {
-                kept.add(j);
+                kept.add(v);
             }
         }
-        Map<String, Object> out = new java.util.LinkedHashMap<>();
+        Map<String, Object> out = new LinkedHashMap<>();
         out.put("jobs", kept);
         out.put("limit", limit);
         out.put("truncated", limit > 0 && kept.size() == limit);
-        return Json.pretty(out);
+        return out;
     }
 }

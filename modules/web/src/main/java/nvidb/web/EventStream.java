@@ -1,12 +1,10 @@
 package nvidb.web;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -14,9 +12,11 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import nvidb.core.api.ErrorCode;
+import nvidb.core.api.Event;
 import nvidb.core.api.Json;
 import nvidb.core.api.JobQueries;
 import nvidb.core.api.Times;
+import nvidb.core.view.EventView;
 
 /**
  * {@code GET /api/v1/stream}: Server-Sent Events. A watcher reads the event log every
@@ -33,26 +33,26 @@ final class EventStream implements AutoCloseable {
     private static final int BACKLOG = 256;
     /** A comment line this often keeps proxies and the browser from thinking the stream dead. */
     private static final long PING_SECONDS = 15;
-    private static final String CATCH_UP_LIMIT = "1000";
+    private static final int CATCH_UP_LIMIT = 1000;
 
     private record Message(Long id, String text) {
     }
 
-    private final Web.Backend backend;
+    private final Pool pool;
     private final Set<BlockingQueue<Message>> clients = ConcurrentHashMap.newKeySet();
     private volatile long lastId;
     private volatile Instant lastTick;
     private volatile boolean closed;
     private Thread watcher;
 
-    EventStream(Web.Backend backend) {
-        this.backend = backend;
+    EventStream(Pool pool) {
+        this.pool = pool;
     }
 
     void start() {
-        JobQueries.EventPage newest = backend.read(q -> q.jobQueries().events(null, null, 1));
+        JobQueries.EventPage newest = pool.with((app, caller) -> app.eventPage(caller, null, null, 1));
         lastId = newest.lastId();
-        lastTick = backend.read(q -> q.lastTickAt());
+        lastTick = pool.with((app, caller) -> app.lastTickAt());
         watcher = Thread.ofVirtual().name("nvidb-web-watch").start(this::watch);
     }
 
@@ -72,30 +72,26 @@ final class EventStream implements AutoCloseable {
 
     private void look() {
         long since = lastId;
-        boolean news = !backend.read(q -> q.jobQueries().events(since, null, 1)).events().isEmpty();
+        boolean news = !pool.with((app, caller) -> app.eventPage(caller, since, null, 1)).events().isEmpty();
         if (news) {
-            for (Map.Entry<Long, String> e : events(since, "200").entrySet()) {
+            for (Map.Entry<Long, String> e : events(since, 200).entrySet()) {
                 broadcast(new Message(e.getKey(), frame(e.getKey(), "change", e.getValue())));
                 lastId = Math.max(lastId, e.getKey());
             }
         }
-        Instant tick = backend.read(q -> q.lastTickAt());
+        Instant tick = pool.with((app, caller) -> app.lastTickAt());
         if (tick != null && !tick.equals(lastTick)) {
             lastTick = tick;
             broadcast(new Message(null, frame(null, "pass", "{\"last_tick_at\":\"" + Times.iso(tick) + "\"}")));
         }
     }
 
-    /** The event documents after {@code since}, by id, as {@code queue events --json} prints them. */
-    private Map<Long, String> events(long since, String limit) {
-        Web.Backend.Reply reply = backend.command(List.of("queue", "events", "--since", String.valueOf(since), "-n", limit));
+    /** The events after {@code since}, by id, each as {@code queue events --json} shows it, on one line. */
+    private Map<Long, String> events(long since, int limit) {
+        JobQueries.EventPage page = pool.with((app, caller) -> app.eventPage(caller, since, null, limit));
         Map<Long, String> out = new java.util.LinkedHashMap<>();
-        try {
-            for (JsonNode e : Json.readTree(reply.json()).path("events")) {
-                out.put(e.path("id").asLong(), Json.write(e));
-            }
-        } catch (IOException e) {
-            // not a document: nothing to send
+        for (Event e : page.events()) {
+            out.put(e.id(), Json.write(EventView.of(e)));
         }
         return out;
     }

@@ -7,13 +7,14 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import nvidb.core.api.Alert;
+import nvidb.core.api.Caller;
 import nvidb.core.api.GpuState;
 import nvidb.core.api.History;
 import nvidb.core.api.JobQueries;
 import nvidb.core.api.JobState;
 import nvidb.core.api.NodeAdmin;
 import nvidb.core.api.NodeState;
-import nvidb.core.api.Queue;
+import nvidb.core.app.Application;
 
 /**
  * {@code GET /metrics}: the Prometheus text exposition format (version 0.0.4), read from the
@@ -25,14 +26,14 @@ final class Metrics {
     private Metrics() {
     }
 
-    static void send(HttpExchange ex, Web.Backend backend) throws IOException {
-        String text = backend.read(Metrics::render);
+    static void send(HttpExchange ex, Pool pool) throws IOException {
+        String text = pool.with(Metrics::render);
         Http.send(ex, 200, "text/plain; version=0.0.4; charset=utf-8", text.getBytes(StandardCharsets.UTF_8));
     }
 
-    static String render(Queue queue) {
+    static String render(Application app, Caller caller) {
         Text t = new Text();
-        List<NodeAdmin.NodeView> nodes = queue.nodeAdmin().nodes(false);
+        List<NodeAdmin.NodeView> nodes = app.nodeViews(caller, false);
         t.help("nvidb_node_up", "gauge", "1 when the node answered the last probe, 0 when it is down or unknown");
         for (NodeAdmin.NodeView v : nodes) {
             t.sample("nvidb_node_up", Map.of("node", v.node().name()), v.node().state() == NodeState.UP ? 1 : 0);
@@ -52,20 +53,20 @@ final class Metrics {
         gpuGauge(t, nodes, "nvidb_gpu_utilization_ratio", "GPU utilisation as the driver reports it (0 to 1)", true);
         gpuGauge(t, nodes, "nvidb_gpu_temperature_celsius", "GPU temperature", false);
         t.help("nvidb_jobs", "gauge", "jobs by state");
-        Map<String, Long> counts = queue.jobQueries().countsByState();
+        Map<String, Long> counts = app.counts(caller);
         for (JobState s : JobState.values()) {
             t.sample("nvidb_jobs", Map.of("state", s.label()), counts.getOrDefault(s.label(), 0L));
         }
-        List<History.QueueSample> recent = queue.history().queue(History.Range.HOUR);
+        List<History.QueueSample> recent = app.queueSamples(caller, History.Range.HOUR);
         t.help("nvidb_oldest_pending_seconds", "gauge", "how long the oldest pending job had waited at the last pass");
         t.sample("nvidb_oldest_pending_seconds", Map.of(), recent.isEmpty() ? 0 : recent.getLast().oldestWaitS());
-        long ms = queue.lastTickMillis();
+        long ms = app.lastTickMillis();
         t.help("nvidb_last_pass_duration_seconds", "gauge", "how long the last scheduler pass took");
         t.sample("nvidb_last_pass_duration_seconds", Map.of(), ms < 0 ? 0 : ms / 1000.0);
-        Instant last = queue.lastTickAt();
+        Instant last = app.lastTickAt();
         t.help("nvidb_last_pass_timestamp_seconds", "gauge", "when the last scheduler pass finished (Unix time)");
         t.sample("nvidb_last_pass_timestamp_seconds", Map.of(), last == null ? 0 : last.getEpochSecond());
-        JobQueries.AlertPage alerts = queue.jobQueries().alerts(true, 1000);
+        JobQueries.AlertPage alerts = app.alertPage(caller, true, 1000);
         t.help("nvidb_alerts_open", "gauge", "alerts not yet acknowledged");
         t.sample("nvidb_alerts_open", Map.of(), alerts.open());
         long failing = 0;

@@ -10,18 +10,18 @@ import nvidb.core.api.TickMode;
 final class Passes implements AutoCloseable {
     static final long EVERY_MS = 3000;
 
-    private final Web.Backend backend;
+    private final Pool pool;
     private Thread thread;
 
-    Passes(Web.Backend backend) {
-        this.backend = backend;
+    Passes(Pool pool) {
+        this.pool = pool;
     }
 
     void start() {
         thread = Thread.ofVirtual().name("nvidb-web-passes").start(() -> {
             while (!Thread.currentThread().isInterrupted()) {
                 try {
-                    backend.read(q -> q.tick(TickMode.AUTO));
+                    pool.with((app, caller) -> app.tick(caller, TickMode.AUTO));
                 } catch (RuntimeException e) {
                     // a failed pass is the next one's to retry; the pages show the nodes' errors
                 }

@@ -6,17 +6,20 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import nvidb.core.api.ErrorCode;
+import nvidb.core.api.Json;
+import nvidb.core.view.ErrorView;
 
 /**
- * A read route's body, taken from the command while it prints: kept here up to {@link #LIMIT}
- * bytes, so that a short document (an error above all) is answered with the status its command
- * ended with; past that the answer is a 200 whose body streams out as the command writes it, so
- * a listing of 10,000 jobs (10 MB) is never held whole, in bytes or as text. A command that
- * fails after it started printing leaves its document unfinished, then its error document, as on
- * the command line: no reader takes the cut listing for a whole one.
+ * A read route's body, taken from the document while it is written: kept here up to {@link #LIMIT}
+ * bytes, so that a refusal found early (an unknown node) is answered with its own status; past
+ * that the answer is a 200 whose body streams out as it is written, so a listing of 10,000 jobs
+ * (10 MB) is never held whole, in bytes or as text. An operation that fails after it started
+ * streaming leaves its document unfinished, then its error document, as on the command line: no
+ * reader takes the cut listing for a whole one.
  */
 final class SpillingBody extends OutputStream {
-    /** What is answered whole, with the command's own status. */
+    /** What is answered whole, with its own status. */
     static final int LIMIT = 256 * 1024;
 
     private final HttpExchange ex;
@@ -59,14 +62,30 @@ final class SpillingBody extends OutputStream {
         }
     }
 
-    /** Ends the answer: the held document with its command's status, or the end of the stream. */
-    void finish(int exit) throws IOException {
+    /** Ends the answer: the held document with 200, or the end of the stream. */
+    void finish() throws IOException {
         if (streaming == null) {
-            String json = held.toString(StandardCharsets.UTF_8);
-            // Only a failed command printed an error document: a listing is not parsed to find out.
-            Http.json(ex, exit == 0 ? 200 : Http.status(Api.errorCode(json)), json);
+            Http.json(ex, 200, held.toString(StandardCharsets.UTF_8));
             return;
         }
+        end();
+    }
+
+    /**
+     * Ends the answer with an error: before the body spilled, the error document alone with its
+     * status (what was held is dropped); after, the cut document's stream gets the error document
+     * and ends, as the command line prints it.
+     */
+    void fail(ErrorCode code, String message) throws IOException {
+        if (streaming == null) {
+            Http.error(ex, Http.status(code.label()), code, message);
+            return;
+        }
+        write(("\n" + Json.pretty(ErrorView.of(code, message)) + "\n").getBytes(StandardCharsets.UTF_8));
+        end();
+    }
+
+    private void end() throws IOException {
         try {
             if (!broken) {
                 streaming.close();

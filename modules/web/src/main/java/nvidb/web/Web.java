@@ -3,38 +3,16 @@ package nvidb.web;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.function.Function;
-import nvidb.core.api.Queue;
+import java.util.function.Supplier;
+import nvidb.core.api.QueueAccess;
 
 /**
  * The queue in a browser: {@link #start} serves the pages, the HTTP API ({@code /api/v1/…}), the
- * live stream of changes and {@code /metrics} until the server is closed.
+ * live stream of changes and {@code /metrics} until the server is closed. Every route is one
+ * operation of the application layer ({@link nvidb.core.app.Application}), asked as the web.
  */
 public final class Web {
     private Web() {
-    }
-
-    /** What the server needs from the program that starts it (the CLI). */
-    public interface Backend {
-        /** A command's exit code and the one JSON document it printed. */
-        record Reply(int exit, String json) {
-        }
-
-        /**
-         * Runs {@code nvidb ARGS --json} on this queue, as the command line would: the same checks,
-         * the same core operation, the same document. Any thread; each call has a queue of its own.
-         */
-        Reply command(List<String> args);
-
-        /**
-         * Runs it as {@link #command(List)} does, its document written into {@code out} while it
-         * is printed (a listing of a big queue is never held whole). Returns the exit code.
-         */
-        int command(List<String> args, java.io.OutputStream out);
-
-        /** Runs {@code work} with a queue that is this thread's alone while it runs. */
-        <T> T read(Function<Queue, T> work);
     }
 
     /**
@@ -62,8 +40,14 @@ public final class Web {
         void close();
     }
 
-    /** Starts serving; a listen address that does not parse or cannot be bound is a usage error naming it. */
-    public static Server start(Options options, Backend backend) throws IOException {
-        return WebServer.start(options, backend);
+    /**
+     * Starts serving; a listen address that does not parse or cannot be bound is a usage error
+     * naming it.
+     *
+     * @param opener opens another access to the queue, for a request thread of its own (a few are
+     *               kept open); the program that starts the server closes them when it ends
+     */
+    public static Server start(Options options, Supplier<QueueAccess> opener) throws IOException {
+        return WebServer.start(options, new Pool(opener));
     }
 }

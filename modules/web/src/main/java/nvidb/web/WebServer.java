@@ -31,15 +31,15 @@ final class WebServer implements Web.Server {
     private final EventStream stream;
     private final Passes passes;
 
-    private WebServer(HttpServer http, ExecutorService threads, Listen listen, Token token, Web.Backend backend,
+    private WebServer(HttpServer http, ExecutorService threads, Listen listen, Token token, Pool pool,
                       boolean ownPasses) {
         this.http = http;
         this.threads = threads;
         this.listen = listen;
         this.token = token;
-        this.api = new Api(backend);
-        this.stream = new EventStream(backend);
-        this.passes = ownPasses ? new Passes(backend) : null;
+        this.api = new Api(pool);
+        this.stream = new EventStream(pool);
+        this.passes = ownPasses ? new Passes(pool) : null;
     }
 
     /** The names a loopback server answers to (the Host header less its port). */
@@ -52,7 +52,7 @@ final class WebServer implements Web.Server {
         return colon > h.lastIndexOf(']') ? h.substring(0, colon) : h;
     }
 
-    static WebServer start(Web.Options options, Web.Backend backend) throws IOException {
+    static WebServer start(Web.Options options, Pool pool) throws IOException {
         Listen listen = Listen.parse(options.listen() == null ? Listen.DEFAULT : options.listen());
         Token token = Token.load(options.home());
         if (System.getProperty("sun.net.httpserver.maxReqTime") == null) {
@@ -67,7 +67,7 @@ final class WebServer implements Web.Server {
         }
         ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
         http.setExecutor(threads);
-        WebServer server = new WebServer(http, threads, listen, token, backend, options.ownPasses());
+        WebServer server = new WebServer(http, threads, listen, token, pool, options.ownPasses());
         http.createContext("/", server::handle);
         http.start();
         server.stream.start();
@@ -153,7 +153,7 @@ final class WebServer implements Web.Server {
             return;
         }
         if (path.equals("/metrics") && read) {
-            Metrics.send(ex, api.backend());
+            Metrics.send(ex, api.pool());
         } else if (path.equals("/api/v1/stream") && read) {
             stream.serve(ex);
         } else if (path.startsWith("/api/v1/")) {

@@ -62,6 +62,25 @@ public abstract class BaseCommand implements Callable<Integer> {
         return execute();
     }
 
+    /** The exit code of an operation on several things: 0, or its most serious outcome's, said on stderr too. */
+    protected int report(nvidb.core.app.Acted<?> acted) {
+        return report(acted.code(), acted.message());
+    }
+
+    protected int report(nvidb.core.app.Verdicts.Verdict verdict) {
+        return report(verdict.code(), verdict.message());
+    }
+
+    private int report(nvidb.core.api.ErrorCode code, String message) {
+        if (code == null) {
+            return 0;
+        }
+        if (!json()) {
+            out().note("error: " + message);
+        }
+        return code.exitCode();
+    }
+
     /** Does the work and returns the exit code. */
     protected abstract int execute();
 }

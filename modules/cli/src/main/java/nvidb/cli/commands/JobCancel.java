@@ -1,16 +1,16 @@
 package nvidb.cli.commands;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
-import nvidb.core.api.JobCommands;
+import nvidb.core.app.Acted;
+import nvidb.core.app.Verdicts;
 import nvidb.core.view.JobDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 @Command(name = "cancel", mixinStandardHelpOptions = true, description = {
         "Cancel pending or running jobs (a running job's process group is killed).",
-        "Jobs waiting on a cancelled job with --after are held, not failed.", Outcomes.RULE})
+        "Jobs waiting on a cancelled job with --after are held, not failed.", Verdicts.RULE})
 public final class JobCancel extends BaseCommand {
     @Mixin
     JobIdsArgument ids;
@@ -22,20 +22,14 @@ public final class JobCancel extends BaseCommand {
 
     @Override
     protected int execute() {
-        List<JobCommands.Cancelled> results = service().jobCommands().cancel(ids.values());
-        List<Outcomes.Item> items = results.stream().map(c -> new Outcomes.Item(c.id(), c.cancelled(), c.state())).toList();
-        Outcomes.Verdict verdict = Outcomes.verdict(items, "cancel");
+        Acted<JobDocuments.Several<JobDocuments.Cancelled>> acted = ctx().app().cancel(ctx().caller(), ids.values());
         if (json()) {
-            List<JobDocuments.Cancelled> views = new ArrayList<>();
-            for (int i = 0; i < results.size(); i++) {
-                JobCommands.Cancelled c = results.get(i);
-                views.add(new JobDocuments.Cancelled(Outcomes.view(items.get(i), "cancel"), c.cancelled(), c.holds()));
-            }
-            out().document(new JobDocuments.Several<>(verdict.view(), views, null));
+            out().document(acted.document());
         } else {
-            for (JobCommands.Cancelled c : results) {
-                out().line("job " + c.id() + ": " + (c.cancelled() ? "cancelled"
-                        : c.state() == null ? "not found" : "not cancellable (" + c.state() + ")"));
+            for (JobDocuments.Cancelled c : acted.document().results()) {
+                long id = c.item().id();
+                out().line("job " + id + ": " + (c.cancelled() ? "cancelled"
+                        : c.item().state() == null ? "not found" : "not cancellable (" + c.item().state() + ")"));
                 if (!c.holds().isEmpty()) {
                     String list = c.holds().stream().map(String::valueOf).collect(Collectors.joining(","));
                     out().line("  job(s) " + list + " were waiting for it and are now held. They keep their place in "
@@ -44,6 +38,6 @@ public final class JobCancel extends BaseCommand {
                 }
             }
         }
-        return verdict.report(out());
+        return report(acted);
     }
 }

@@ -5,10 +5,9 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import nvidb.cli.output.HumanViews;
-import nvidb.cli.output.StreamedDocument;
 import nvidb.core.api.JobQuery;
 import nvidb.core.api.JobState;
-import nvidb.core.api.Queue;
+import nvidb.core.app.Application;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -46,9 +45,6 @@ public final class JobList extends BaseCommand {
 
     @Override
     protected int execute() {
-        if (limit < 0) {
-            throw nvidb.core.api.NvidbException.usage("--limit cannot be negative (0 lists every job)");
-        }
         Set<JobState> wanted = EnumSet.noneOf(JobState.class);
         if (active) {
             wanted.add(JobState.PENDING);
@@ -56,18 +52,14 @@ public final class JobList extends BaseCommand {
         } else {
             states.forEach(s -> wanted.add(JobState.fromLabel(s)));
         }
-        Queue service = service();
-        service.tick(tick.read());
+        Application app = ctx().app();
+        app.tick(ctx().caller(), tick.read());
         JobQuery query = new JobQuery(wanted, held, node, tag, sweep == null ? null : nvidb.core.api.Ids.parse(sweep), limit);
         if (json()) {
             // Streamed: `-n 0` over a big queue prints every job without holding them all.
-            StreamedDocument doc = out().stream();
-            int listed = doc.jobs("jobs", service.jobQueries(), query, false, now());
-            doc.field("limit", limit);
-            doc.field("truncated", limit > 0 && listed == limit);
-            doc.end();
+            out().streamed(app.jobs(ctx().caller(), query));
         } else {
-            out().line(HumanViews.jobTable(service.jobQueries().jobs(query).jobs(), now(), ""));
+            out().line(HumanViews.jobTable(app.jobList(ctx().caller(), query), now(), ""));
         }
         return 0;
     }

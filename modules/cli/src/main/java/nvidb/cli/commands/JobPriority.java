@@ -1,7 +1,5 @@
 package nvidb.cli.commands;
 
-import nvidb.core.api.Job;
-import nvidb.core.api.JobEdits;
 import nvidb.core.api.NvidbException;
 import nvidb.core.view.JobDocuments;
 import picocli.CommandLine.Command;
@@ -41,19 +39,18 @@ public final class JobPriority extends BaseCommand {
             if ((up != null && up <= 0) || (down != null && down <= 0)) {
                 throw NvidbException.usage("--up and --down take a positive number of slots");
             }
-            JobEdits.Moved moved = service().jobEdits().movePriority(jobId, slots);
+            JobDocuments.Moved moved = ctx().app().movePriority(ctx().caller(), jobId, slots);
             if (json()) {
-                out().document(new JobDocuments.Moved(moved.id(), moved.moved(), moved.priority(), moved.slot()));
+                out().document(moved);
             } else {
                 out().line(moved.moved() ? "job " + jobId + ": moved " + (slots > 0 ? "up" : "down") + " to slot "
                         + moved.slot() : "job " + jobId + ": not moved (already at slot " + moved.slot() + ")");
             }
             return 0;
         }
-        Job job = value == null ? service().jobQueries().job(jobId) : service().jobEdits().setPriority(jobId, value);
+        JobDocuments.Priority job = ctx().app().priority(ctx().caller(), jobId, value);
         if (json()) {
-            out().document(new JobDocuments.Priority(value != null ? Boolean.TRUE : null, job.id(), job.priority(),
-                    job.state().label()));
+            out().document(job);
         } else {
             out().line("job " + job.id() + " priority: " + job.priority());
         }

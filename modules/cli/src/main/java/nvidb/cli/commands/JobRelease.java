@@ -1,5 +1,7 @@
 package nvidb.cli.commands;
 
+import nvidb.core.app.Verdicts;
+
 import java.util.ArrayList;
 import java.util.List;
 import nvidb.core.api.JobCommands;
@@ -10,7 +12,7 @@ import picocli.CommandLine.Mixin;
 
 @Command(name = "release", mixinStandardHelpOptions = true, description = {
         "Let a held job run without the prerequisites that ended badly (they are dropped from its --after list).",
-        "Never release a job whose prerequisite produced the input it reads.", Outcomes.RULE})
+        "Never release a job whose prerequisite produced the input it reads.", Verdicts.RULE})
 public final class JobRelease extends BaseCommand {
     @Mixin
     JobIdsArgument ids;
@@ -21,14 +23,14 @@ public final class JobRelease extends BaseCommand {
     @Override
     protected int execute() {
         JobCommands.ReleaseResult result = service().jobCommands().release(ids.values(), tick.after());
-        List<Outcomes.Item> items = result.results().stream()
-                .map(r -> new Outcomes.Item(r.id(), r.released(), r.state(), r.reason())).toList();
-        Outcomes.Verdict verdict = Outcomes.verdict(items, "release");
+        List<Verdicts.Item> items = result.results().stream()
+                .map(r -> new Verdicts.Item(r.id(), r.released(), r.state(), r.reason())).toList();
+        Verdicts.Verdict verdict = Verdicts.verdict(items, "release");
         if (json()) {
             List<JobDocuments.Released> views = new ArrayList<>();
             for (int i = 0; i < items.size(); i++) {
                 JobCommands.Released r = result.results().get(i);
-                views.add(new JobDocuments.Released(Outcomes.view(items.get(i), "release"), r.released(), r.reason(),
+                views.add(new JobDocuments.Released(Verdicts.view(items.get(i), "release"), r.released(), r.reason(),
                         r.dropped()));
             }
             out().document(new JobDocuments.Several<>(verdict.view(), views, TickView.of(result.tick())));
@@ -37,6 +39,6 @@ public final class JobRelease extends BaseCommand {
                 out().line("job " + r.id() + ": " + r.reason());
             }
         }
-        return verdict.report(out());
+        return report(verdict);
     }
 }

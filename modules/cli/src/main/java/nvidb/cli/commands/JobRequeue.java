@@ -1,15 +1,13 @@
 package nvidb.cli.commands;
 
-import java.util.ArrayList;
-import java.util.List;
-import nvidb.core.api.JobCommands;
+import nvidb.core.app.Acted;
+import nvidb.core.app.Verdicts;
 import nvidb.core.view.JobDocuments;
-import nvidb.core.view.TickView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 @Command(name = "requeue", mixinStandardHelpOptions = true, description = {
-        "Run finished jobs again (note, tags and dependencies kept).", Outcomes.RULE})
+        "Run finished jobs again (note, tags and dependencies kept).", Verdicts.RULE})
 public final class JobRequeue extends BaseCommand {
     @Mixin
     JobIdsArgument ids;
@@ -19,22 +17,16 @@ public final class JobRequeue extends BaseCommand {
 
     @Override
     protected int execute() {
-        JobCommands.RequeueResult result = service().jobCommands().requeue(ids.values(), tick.after());
-        List<Outcomes.Item> items = result.results().stream()
-                .map(r -> new Outcomes.Item(r.id(), r.requeued(), r.state())).toList();
-        Outcomes.Verdict verdict = Outcomes.verdict(items, "requeue");
+        Acted<JobDocuments.Several<JobDocuments.Requeued>> acted = ctx().app().requeue(ctx().caller(), ids.values(),
+                tick.after());
         if (json()) {
-            List<JobDocuments.Requeued> views = new ArrayList<>();
-            for (int i = 0; i < items.size(); i++) {
-                views.add(new JobDocuments.Requeued(Outcomes.view(items.get(i), "requeue"), result.results().get(i).requeued()));
-            }
-            out().document(new JobDocuments.Several<>(verdict.view(), views, TickView.of(result.tick())));
+            out().document(acted.document());
         } else {
-            for (JobCommands.Requeued r : result.results()) {
-                out().line("job " + r.id() + ": " + (r.requeued() ? "requeued"
-                        : r.state() == null ? "not found" : "not requeueable (" + r.state() + ")"));
+            for (JobDocuments.Requeued r : acted.document().results()) {
+                out().line("job " + r.item().id() + ": " + (r.requeued() ? "requeued"
+                        : r.item().state() == null ? "not found" : "not requeueable (" + r.item().state() + ")"));
             }
         }
-        return verdict.report(out());
+        return report(acted);
     }
 }

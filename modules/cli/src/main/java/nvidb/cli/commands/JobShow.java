@@ -2,12 +2,9 @@ package nvidb.cli.commands;
 
 import java.util.List;
 import nvidb.cli.output.HumanViews;
+import nvidb.core.app.Application;
 import nvidb.core.api.JobQueries;
-import nvidb.core.api.Queue;
-import nvidb.core.view.BatchView;
-import nvidb.core.view.EventView;
 import nvidb.core.view.JobDocuments;
-import nvidb.core.view.JobView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -37,20 +34,19 @@ public final class JobShow extends BaseCommand {
     @Override
     protected int execute() {
         long jobId = id.value();
-        Queue service = service();
-        service.tick(tick.read());
-        JobQueries.JobDetail detail = service.jobQueries().show(jobId);
+        Application app = ctx().app();
+        app.tick(ctx().caller(), tick.read());
         if (json()) {
-            out().document(new JobDocuments.Shown(JobView.of(detail.job(), now()), BatchView.of(detail),
-                    detail.events().stream().map(EventView::of).toList(), logs == null ? null : logTail(service, jobId)));
+            out().document(app.job(ctx().caller(), jobId, logs));
         } else {
+            JobQueries.JobDetail detail = app.jobDetail(ctx().caller(), jobId);
             out().line(HumanViews.jobDetail(detail.job(), detail.events(), now()));
             if (detail.batch() != null) {
                 out().line("batch       " + detail.batch().node() + " job " + detail.batch().id() + " "
                         + detail.batch().state() + (detail.batch().reason() == null ? "" : " (" + detail.batch().reason() + ")"));
             }
             if (logs != null) {
-                String tail = logTail(service, jobId);
+                String tail = app.logTail(ctx().caller(), jobId, logs);
                 if (!tail.isEmpty()) {
                     out().line("");
                     out().line("LOG (stdout tail)");
@@ -59,13 +55,5 @@ public final class JobShow extends BaseCommand {
             }
         }
         return 0;
-    }
-
-    private String logTail(Queue service, long jobId) {
-        try {
-            return service.jobQueries().logs(jobId, false, logs);
-        } catch (nvidb.core.api.NvidbException e) {
-            return "(log unavailable: " + e.getMessage() + ")";
-        }
     }
 }

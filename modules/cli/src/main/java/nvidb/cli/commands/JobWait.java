@@ -1,5 +1,7 @@
 package nvidb.cli.commands;
 
+import nvidb.core.app.Verdicts;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.TextNode;
@@ -55,10 +57,10 @@ public final class JobWait extends BaseCommand {
         // Every id that exists is waited on; an unknown one is reported, as for every several-ids command.
         Waiting.Outcome o = waitable.isEmpty() ? new Waiting.Outcome(List.of(), false, false)
                 : Waiting.until(service, waitable, timeout, out());
-        List<Outcomes.Item> items = wanted.stream().distinct().map(id -> o.jobs().stream().filter(j -> j.id() == id)
-                .findFirst().map(j -> new Outcomes.Item(id, true, j.state().label()))
-                .orElseGet(() -> new Outcomes.Item(id, false, null))).toList();
-        Outcomes.Verdict verdict = Outcomes.verdict(items, "wait for");
+        List<Verdicts.Item> items = wanted.stream().distinct().map(id -> o.jobs().stream().filter(j -> j.id() == id)
+                .findFirst().map(j -> new Verdicts.Item(id, true, j.state().label()))
+                .orElseGet(() -> new Verdicts.Item(id, false, null))).toList();
+        Verdicts.Verdict verdict = Verdicts.verdict(items, "wait for");
         if (json()) {
             List<JobDocuments.WaitedJob> jobs = new ArrayList<>();
             for (Job j : o.jobs()) {
@@ -66,7 +68,7 @@ public final class JobWait extends BaseCommand {
                         : TextNode.valueOf(service.jobQueries().logs(j.id(), false, logs));
                 jobs.add(new JobDocuments.WaitedJob(JobView.of(j, now()), tail));
             }
-            out().document(new JobDocuments.Waited(verdict.view(), items.stream().map(i -> Outcomes.view(i, "wait for"))
+            out().document(new JobDocuments.Waited(verdict.view(), items.stream().map(i -> Verdicts.view(i, "wait for"))
                     .toList(), jobs, o.allDone(), o.allSucceeded(), o.timedOut(), o.interrupted()));
         } else {
             if (!o.jobs().isEmpty()) {
@@ -89,7 +91,7 @@ public final class JobWait extends BaseCommand {
                 out().note(o.interruptedNote());
             }
         }
-        int missing = verdict.report(out());
+        int missing = report(verdict);
         return o.interrupted() || missing == 0 ? o.exitCode() : missing;
     }
 }

@@ -1,6 +1,5 @@
 package nvidb.cli.commands;
 
-import nvidb.core.api.NodeRecord;
 import nvidb.core.view.QueueDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -10,39 +9,25 @@ public abstract class NodeSwitch extends BaseCommand {
     @Parameters(index = "0", paramLabel = "NODE", description = "The node (exact, case-insensitive, or unique prefix).")
     String node;
 
-    abstract NodeRecord apply(String node);
-
-    abstract String key();
-
-    abstract boolean value(NodeRecord n);
+    abstract QueueDocuments.NodeSwitched apply(String node);
 
     abstract String word();
 
     @Override
     protected int execute() {
-        NodeRecord n = apply(node);
+        QueueDocuments.NodeSwitched n = apply(node);
         if (json()) {
-            boolean ignoring = key().equals("ignored");
-            out().document(new QueueDocuments.NodeSwitched(true, n.name(), ignoring ? null : (Boolean) value(n),
-                    ignoring ? (Boolean) value(n) : null));
+            out().document(n);
         } else {
-            out().line("node " + n.name() + " " + word());
+            out().line("node " + n.node() + " " + word());
         }
         return 0;
     }
 
     @Command(name = "drain", mixinStandardHelpOptions = true, description = "Stop scheduling onto a node; running jobs finish.")
     public static final class Drain extends NodeSwitch {
-        NodeRecord apply(String n) {
-            return service().nodeAdmin().setDrained(n, true);
-        }
-
-        String key() {
-            return "enabled";
-        }
-
-        boolean value(NodeRecord n) {
-            return n.enabled();
+        QueueDocuments.NodeSwitched apply(String n) {
+            return ctx().app().drain(ctx().caller(), n, true);
         }
 
         String word() {
@@ -52,16 +37,8 @@ public abstract class NodeSwitch extends BaseCommand {
 
     @Command(name = "resume", mixinStandardHelpOptions = true, description = "Schedule onto a drained node again.")
     public static final class Resume extends NodeSwitch {
-        NodeRecord apply(String n) {
-            return service().nodeAdmin().setDrained(n, false);
-        }
-
-        String key() {
-            return "enabled";
-        }
-
-        boolean value(NodeRecord n) {
-            return n.enabled();
+        QueueDocuments.NodeSwitched apply(String n) {
+            return ctx().app().drain(ctx().caller(), n, false);
         }
 
         String word() {
@@ -71,16 +48,8 @@ public abstract class NodeSwitch extends BaseCommand {
 
     @Command(name = "ignore", mixinStandardHelpOptions = true, description = "Do not probe, schedule, or normally show a node.")
     public static final class Ignore extends NodeSwitch {
-        NodeRecord apply(String n) {
-            return service().nodeAdmin().setIgnored(n, true);
-        }
-
-        String key() {
-            return "ignored";
-        }
-
-        boolean value(NodeRecord n) {
-            return n.ignored();
+        QueueDocuments.NodeSwitched apply(String n) {
+            return ctx().app().ignore(ctx().caller(), n, true);
         }
 
         String word() {
@@ -90,16 +59,8 @@ public abstract class NodeSwitch extends BaseCommand {
 
     @Command(name = "unignore", mixinStandardHelpOptions = true, description = "Restore an ignored node.")
     public static final class Unignore extends NodeSwitch {
-        NodeRecord apply(String n) {
-            return service().nodeAdmin().setIgnored(n, false);
-        }
-
-        String key() {
-            return "ignored";
-        }
-
-        boolean value(NodeRecord n) {
-            return n.ignored();
+        QueueDocuments.NodeSwitched apply(String n) {
+            return ctx().app().ignore(ctx().caller(), n, false);
         }
 
         String word() {

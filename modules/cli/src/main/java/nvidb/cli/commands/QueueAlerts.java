@@ -3,10 +3,6 @@ package nvidb.cli.commands;
 import nvidb.cli.output.HumanViews;
 import nvidb.core.api.Alert;
 import nvidb.core.api.JobQueries;
-import nvidb.core.api.NvidbException;
-import nvidb.core.api.Queue;
-import nvidb.core.view.AlertView;
-import nvidb.core.view.QueueDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -28,14 +24,10 @@ public final class QueueAlerts extends BaseCommand {
 
     @Override
     protected int execute() {
-        if (number < 1) {
-            throw NvidbException.usage("-n takes a number ≥ 1");
-        }
-        Queue service = service();
-        service.tick(tick.read());
-        JobQueries.AlertPage page = service.jobQueries().alerts(all, number);
+        ctx().app().tick(ctx().caller(), tick.read());
+        JobQueries.AlertPage page = ctx().app().alertPage(ctx().caller(), all, number);
         if (json()) {
-            out().document(new QueueDocuments.Alerts(page.alerts().stream().map(AlertView.Listed::of).toList(), page.open()));
+            out().document(nvidb.core.app.Application.alertsDocument(page));
         } else if (page.alerts().isEmpty()) {
             out().line("no open alerts");
         } else {

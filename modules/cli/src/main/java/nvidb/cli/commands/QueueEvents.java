@@ -4,8 +4,6 @@ import nvidb.cli.output.HumanViews;
 import nvidb.core.api.Ids;
 import nvidb.core.api.JobQueries;
 import nvidb.core.api.NvidbException;
-import nvidb.core.view.EventView;
-import nvidb.core.view.QueueDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -30,14 +28,11 @@ public final class QueueEvents extends BaseCommand {
 
     @Override
     protected int execute() {
-        if (number < 1) {
-            throw NvidbException.usage("-n takes a number ≥ 1");
-        }
         Long sinceId = since == null ? null : parseSince(since);
         Long jobId = job == null ? null : Ids.parse(job);
-        JobQueries.EventPage page = service().jobQueries().events(sinceId, jobId, number);
+        JobQueries.EventPage page = ctx().app().eventPage(ctx().caller(), sinceId, jobId, number);
         if (json()) {
-            out().document(new QueueDocuments.Events(page.events().stream().map(EventView::of).toList(), page.lastId()));
+            out().document(nvidb.core.app.Application.eventsDocument(page));
         } else {
             out().line(HumanViews.eventTable(page.events()));
         }

@@ -1,9 +1,5 @@
 package nvidb.cli.commands;
 
-import java.util.List;
-import nvidb.core.api.History;
-import nvidb.core.api.NvidbException;
-import nvidb.core.view.HistoryDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -22,41 +18,14 @@ public final class QueueHistory extends BaseCommand {
 
     @Override
     protected int execute() {
-        History.Range r = History.Range.of(range);
-        Object doc;
-        List<?> samples;
-        if (gpu == null) {
-            List<HistoryDocuments.QueuePoint> points = service().history().queue(r).stream()
-                    .map(HistoryDocuments.QueuePoint::of).toList();
-            doc = new HistoryDocuments.Queue(r.label(), points);
-            samples = points;
-        } else {
-            int colon = gpu.lastIndexOf(':');
-            int index = colon > 0 ? parseIndex(gpu.substring(colon + 1)) : -1;
-            if (index < 0) {
-                throw NvidbException.usage("--gpu takes NODE:INDEX, such as box406:2, not '" + gpu + "'");
-            }
-            String node = gpu.substring(0, colon);
-            List<HistoryDocuments.GpuPoint> points = service().history().gpu(node, index, r).stream()
-                    .map(HistoryDocuments.GpuPoint::of).toList();
-            doc = new HistoryDocuments.Gpu(r.label(), node, index, points);
-            samples = points;
-        }
+        nvidb.core.app.QueueHistory.Read read = ctx().app().history(ctx().caller(), gpu, range);
         if (json()) {
-            out().document(doc);
-        } else if (samples.isEmpty()) {
-            out().line("no samples in the last " + r.label() + " (a pass records them)");
+            out().document(read.document());
+        } else if (read.samples().isEmpty()) {
+            out().line("no samples in the last " + read.range() + " (a pass records them)");
         } else {
-            samples.forEach(p -> out().line(String.valueOf(p)));
+            read.samples().forEach(p -> out().line(String.valueOf(p)));
         }
         return 0;
-    }
-
-    private static int parseIndex(String text) {
-        try {
-            return Integer.parseInt(text);
-        } catch (NumberFormatException e) {
-            return -1;
-        }
     }
 }

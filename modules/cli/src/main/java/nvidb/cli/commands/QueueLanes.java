@@ -1,11 +1,6 @@
 package nvidb.cli.commands;
 
-import java.time.Instant;
-import java.util.List;
 import nvidb.cli.output.LaneViews;
-import nvidb.core.api.LaneQueries.LaneView;
-import nvidb.core.api.Queue;
-import nvidb.core.view.QueueDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -21,15 +16,11 @@ public final class QueueLanes extends BaseCommand {
 
     @Override
     protected int execute() {
-        Queue service = service();
-        service.tick(tick.read());
-        List<LaneView> views = service.laneQueries().list(node);
-        Instant now = now();
+        ctx().app().tick(ctx().caller(), tick.read());
         if (json()) {
-            out().document(new QueueDocuments.Lanes(views.stream()
-                    .map(v -> nvidb.core.view.LaneView.Detail.of(v, now)).toList()));
+            out().document(ctx().app().lanes(ctx().caller(), node));
         } else {
-            out().line(LaneViews.table(views));
+            out().line(LaneViews.table(ctx().app().laneViews(ctx().caller(), node)));
         }
         return 0;
     }

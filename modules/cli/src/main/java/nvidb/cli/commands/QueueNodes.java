@@ -1,9 +1,6 @@
 package nvidb.cli.commands;
 
 import nvidb.cli.output.HumanViews;
-import nvidb.core.api.Queue;
-import nvidb.core.view.NodeView;
-import nvidb.core.view.QueueDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -22,13 +19,11 @@ public final class QueueNodes extends BaseCommand {
 
     @Override
     protected int execute() {
-        Queue service = service();
-        service.tick(tick.read());
-        var views = service.nodeAdmin().nodes(includeIgnored);
+        ctx().app().tick(ctx().caller(), tick.read());
         if (json()) {
-            out().document(new QueueDocuments.Nodes(views.stream().map(v -> NodeView.of(v, false)).toList()));
+            out().document(ctx().app().nodes(ctx().caller(), includeIgnored));
         } else {
-            out().line(HumanViews.nodes(views, procs, now()));
+            out().line(HumanViews.nodes(ctx().app().nodeViews(ctx().caller(), includeIgnored), procs, now()));
         }
         return 0;
     }

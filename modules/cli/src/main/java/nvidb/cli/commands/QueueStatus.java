@@ -6,7 +6,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import nvidb.cli.output.HumanViews;
-import nvidb.cli.output.StreamedDocument;
+import nvidb.core.app.StatusQuery;
 import nvidb.core.api.Job;
 import nvidb.core.api.JobQueries;
 import nvidb.core.api.JobQuery;
@@ -35,12 +35,10 @@ public final class QueueStatus extends BaseCommand {
 
     /** Pending and running jobs: what the status shows as its jobs. */
     private static final JobQuery ACTIVE = new JobQuery(EnumSet.of(JobState.PENDING, JobState.RUNNING), false, null, null, 0);
-    /** Held jobs (pending ones waiting for a decision). */
-    private static final JobQuery HELD = new JobQuery(EnumSet.of(JobState.PENDING), true, null, null, 0);
 
     @Override
     protected List<Class<?>> jsonDocuments() {
-        return List.of(JobView.class, NodeView.class, LaneView.Detail.class, QueueDocuments.TickLock.class,
+        return List.of(nvidb.core.view.StatusDocument.class, JobView.class, NodeView.class, LaneView.Detail.class, QueueDocuments.TickLock.class,
                 QueueDocuments.Daemon.class, QueueDocuments.KeeperState.class, QueueDocuments.Settings.class,
                 AlertView.Listed.class);
     }
@@ -51,7 +49,7 @@ public final class QueueStatus extends BaseCommand {
         service.tick(tick.read());
         Instant now = now();
         if (json()) {
-            printJson(service, now);
+            out().streamed(ctx().app().status(ctx().caller(), StatusQuery.standard(includeIgnored, ctx().queueHost())));
             return 0;
         }
         List<Job> active = service.jobQueries().jobs(ACTIVE).jobs().reversed();
@@ -96,36 +94,6 @@ public final class QueueStatus extends BaseCommand {
     private String keeperNote() {
         var k = ctx().keeper().state();
         return k.installed() ? "  keeper " + (k.up() ? "up" : "DOWN") : "";
-    }
-
-    /**
-     * The document, streamed: each part is read when it is printed, and the held and active jobs
-     * one row at a time, so a big queue's status never holds every pending job.
-     */
-    private void printJson(Queue service, Instant now) {
-        JobQueries jobs = service.jobQueries();
-        StreamedDocument doc = out().stream();
-        doc.field("generated_at", Times.iso(now));
-        doc.field("db_path", service.info().database().toString());
-        // The queue host a client forwarded this to (its remote.host); null: this machine's own queue.
-        doc.field("queue_host", ctx().queueHost());
-        doc.field("last_tick_at", Times.iso(service.lastTickAt()));
-        doc.field("last_backup_at", Times.iso(service.backups().lastBackupAt().orElse(null)));
-        doc.field("tick_lock", QueueDocuments.TickLock.of(service.tickLease()));
-        doc.field("daemon", QueueDocuments.Daemon.of(service.daemon()));
-        doc.field("keeper", QueueDocuments.KeeperState.of(ctx().keeper().state()));
-        doc.field("settings", QueueDocuments.Settings.of(service.info()));
-        doc.field("counts", jobs.countsByState());
-        doc.jobs("held", jobs, HELD, true, now);
-        doc.field("nodes", service.nodeAdmin().nodes(includeIgnored).stream().map(v -> NodeView.of(v, true)).toList());
-        doc.field("lanes", service.laneQueries().list(null).stream().map(v -> LaneView.Detail.of(v, now)).toList());
-        doc.jobs("jobs", jobs, ACTIVE, true, now);
-        doc.field("recent", JobView.of(recent(jobs), now));
-        JobQueries.AlertPage alerts = jobs.alerts(false, 20);
-        doc.field("alerts", alerts.alerts().stream().map(AlertView.Listed::of).toList());
-        doc.field("open_alerts", alerts.open());
-        doc.field("pending_reaps", service.nodeAdmin().pendingReaps());
-        doc.end();
     }
 
     /** Finished jobs among the 20 newest, at most 10, newest first. */

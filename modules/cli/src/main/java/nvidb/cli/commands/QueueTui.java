@@ -1,10 +1,8 @@
 package nvidb.cli.commands;
 
-import java.util.concurrent.atomic.AtomicBoolean;
 import nvidb.cli.context.CliContext;
 import nvidb.cli.context.ContextHolder;
 import nvidb.core.api.NvidbException;
-import nvidb.core.api.Queue;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -46,8 +44,7 @@ public final class QueueTui extends BaseCommand {
             throw NvidbException.usage("--refresh takes a number of seconds, at least "
                     + nvidb.tui.Tui.MIN_REFRESH_SECONDS + " (got " + refresh + ")");
         }
-        Queue first = ctx.service();
-        AtomicBoolean handed = new AtomicBoolean();
-        return nvidb.tui.Tui.run(seconds, ctx.env(), () -> handed.compareAndSet(false, true) ? first : ctx.openQueue());
+        ctx.service(); // a broken configuration is reported before the terminal is taken
+        return nvidb.tui.Tui.run(seconds, ctx.env(), ctx::openAccess);
     }
 }

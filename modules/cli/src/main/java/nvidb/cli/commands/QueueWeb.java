@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.util.concurrent.CountDownLatch;
 import nvidb.cli.context.Interrupted;
 import nvidb.cli.context.StopSignals;
-import nvidb.cli.web.WebBackend;
 import nvidb.core.api.NvidbException;
 import nvidb.web.Web;
 import picocli.CommandLine.Command;
@@ -35,7 +34,7 @@ public final class QueueWeb extends BaseCommand {
     protected int execute() {
         service(); // a broken configuration is reported before anything listens
         CountDownLatch stopped = new CountDownLatch(1);
-        try (Web.Server server = Web.start(new Web.Options(listen, ctx().home(), true), new WebBackend(ctx()));
+        try (Web.Server server = Web.start(new Web.Options(listen, ctx().home(), true), ctx()::openAccess);
              StopSignals signals = StopSignals.install(stopped::countDown)) {
             if (server.exposed()) {
                 out().note("warning: serving beyond loopback on " + listen + ": every request needs the token, which"

@@ -28,10 +28,9 @@ public final class CliContext implements AutoCloseable {
     private boolean local;
     private String queueHost;
     private volatile QueueAccess access; // read by the shutdown hook's thread
+    private nvidb.core.app.Application app;
     /** How a command line runs (Nvidb.run), set by it, so that a command can run others in this process. */
-    private java.util.function.ToIntBiFunction<String[], CliContext> runner;
     /** The access was lent by another context ({@link #borrowing}): that one closes it, not this one. */
-    private final boolean borrowed;
     private final List<QueueAccess> more = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** A command line run inside another program (tests, embedders): empty stdin, the signals are not its own. */
@@ -45,46 +44,14 @@ public final class CliContext implements AutoCloseable {
      *                    over SIGINT and SIGTERM, as forwarding does to relay them to the queue host
      */
     public CliContext(Map<String, String> env, Output output, InputStream stdin, boolean ownsProcess) {
-        this(env, output, stdin, ownsProcess, null);
-    }
-
-    private CliContext(Map<String, String> env, Output output, InputStream stdin, boolean ownsProcess,
-                       QueueAccess lent) {
         this.env = Map.copyOf(env);
         this.output = output;
         this.stdin = stdin;
         this.ownsProcess = ownsProcess;
-        this.access = lent;
-        this.borrowed = lent != null;
-    }
-
-    /**
-     * A context for one command line run inside this process on an access opened already
-     * ({@link #openAccess()}): the web server runs each request's command so. Closing it leaves
-     * that access open.
-     */
-    public static CliContext borrowing(Map<String, String> env, Output output, QueueAccess lent) {
-        return new CliContext(env, output, InputStream.nullInputStream(), false, lent);
     }
 
     public Output output() {
         return output;
-    }
-
-    /** Set by the entry point that runs command lines ({@code Nvidb.run}) on each context it runs one on. */
-    public void setRunner(java.util.function.ToIntBiFunction<String[], CliContext> runner) {
-        this.runner = runner;
-    }
-
-    /**
-     * Runs another command line on {@code on}, as this one was run (the web server's requests);
-     * returns its exit code.
-     */
-    public int runLine(String[] args, CliContext on) {
-        if (runner == null) {
-            throw new IllegalStateException("this context was not made by the command line's entry point");
-        }
-        return runner.applyAsInt(args, on);
     }
 
     public Map<String, String> env() {
@@ -190,6 +157,19 @@ public final class CliContext implements AutoCloseable {
         return folders;
     }
 
+    /** The application layer over this command line's queue (opened on first use). */
+    public nvidb.core.app.Application app() {
+        if (app == null) {
+            app = new nvidb.core.app.Application(access());
+        }
+        return app;
+    }
+
+    /** Who this command line asks as: this process's OS account, its submitter label, the CLI. */
+    public nvidb.core.api.Caller caller() {
+        return nvidb.core.api.Caller.of(nvidb.core.api.Caller.FrontEnd.CLI, submitter());
+    }
+
     /** The queue, with its configuration read. */
     public Queue service() {
         return access().queue();
@@ -231,7 +211,7 @@ public final class CliContext implements AutoCloseable {
 
     @Override
     public void close() {
-        if (access != null && !borrowed) {
+        if (access != null) {
             access.close();
         }
         more.forEach(QueueAccess::close);

@@ -71,6 +71,25 @@ public final class Output {
         out.flush();
     }
 
+    /**
+     * Prints a document whose parts are read while it is written (a job listing, the status): the
+     * same bytes as {@link #document}, never held whole. A refusal before the generator's first
+     * buffer went out (an unknown node) prints nothing of it; a failure later leaves it unfinished,
+     * and the error document follows, so no reader takes a cut listing for a whole one.
+     */
+    public void streamed(Object view) {
+        try {
+            com.fasterxml.jackson.core.JsonGenerator g = StandardCharsets.UTF_8.equals(out.charset())
+                    ? Json.generator(out, !lines) : Json.generator(new java.io.OutputStreamWriter(out, out.charset()), !lines);
+            Json.write(g, view);
+            g.flush();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        out.print('\n');
+        out.flush();
+    }
+
     /** A document printed while it is produced, in the layout {@link #document} prints. */
     public StreamedDocument stream() {
         return new StreamedDocument(out, !lines);

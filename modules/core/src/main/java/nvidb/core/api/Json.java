@@ -92,9 +92,20 @@ public final class Json {
         return g;
     }
 
-    /** Writes {@code value} where {@code g} stands, as the whole document's printing would write it there. */
+    /**
+     * Writes {@code value} where {@code g} stands, as the whole document's printing would write it
+     * there. A part read while it is written (a job listing) that is refused throws its own
+     * exception, not Jackson's wrapping of it.
+     */
     public static void write(JsonGenerator g, Object value) throws IOException {
-        MAPPER.writeValue(g, value);
+        try {
+            MAPPER.writeValue(g, value);
+        } catch (com.fasterxml.jackson.databind.JsonMappingException e) {
+            if (e.getCause() instanceof RuntimeException refused) {
+                throw refused;
+            }
+            throw e;
+        }
     }
 
     /**

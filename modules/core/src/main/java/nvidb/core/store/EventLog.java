@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import nvidb.core.api.Caller;
 import nvidb.core.api.Event;
 import nvidb.core.api.EventKind;
 import nvidb.core.api.Json;
@@ -15,7 +16,8 @@ import nvidb.core.api.Json;
 /** The append-only {@code events} table. */
 public final class EventLog {
     private static final String INSERT =
-            "INSERT INTO events (ts, kind, job_id, node, message, data) VALUES (?, ?, ?, ?, ?, ?)";
+            "INSERT INTO events (ts, kind, job_id, node, message, data, by_account, by_submitter, by_via)"
+                    + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
     // One statement per shape, not "(? IS NULL OR job_id = ?)": SQLite plans a statement before
     // it sees the values, and with that OR it would walk the whole log for one job's events
     // instead of using idx_events_job.
@@ -34,7 +36,11 @@ public final class EventLog {
     public long append(Instant ts, EventKind kind, Long jobId, String node, String message, Map<String, ?> data) {
         return Rows.sql(() -> {
             try (PreparedStatement ps = db.connection().prepareStatement(INSERT, java.sql.Statement.RETURN_GENERATED_KEYS)) {
-                Rows.bind(ps, ts, kind.label(), jobId, node, message, data == null ? null : Json.write(data));
+                // The operation this event belongs to was asked for by this caller (none: a pass on its own).
+                Caller by = Caller.acting();
+                Rows.bind(ps, ts, kind.label(), jobId, node, message, data == null ? null : Json.write(data),
+                        by == null ? null : by.account(), by == null ? null : by.submitter(),
+                        by == null ? null : by.via().label());
                 ps.executeUpdate();
                 try (ResultSet keys = ps.getGeneratedKeys()) {
                     keys.next();
@@ -68,10 +74,15 @@ public final class EventLog {
                 while (rs.next()) {
                     out.add(new Event(rs.getLong("id"), Rows.instant(rs, "ts"), rs.getString("kind"),
                             Rows.longOrNull(rs, "job_id"), rs.getString("node"), rs.getString("message"),
-                            rs.getString("data")));
+                            rs.getString("data"), caller(rs)));
                 }
                 return out;
             }
         }
+    }
+
+    private static Event.By caller(ResultSet rs) throws SQLException {
+        String via = rs.getString("by_via");
+        return via == null ? null : new Event.By(rs.getString("by_account"), rs.getString("by_submitter"), via);
     }
 }

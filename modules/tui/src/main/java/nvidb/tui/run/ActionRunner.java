@@ -1,14 +1,12 @@
 package nvidb.tui.run;
 
 import java.util.List;
-import nvidb.core.api.Job;
-import nvidb.core.api.JobCommands;
-import nvidb.core.api.JobEdits;
+import nvidb.core.api.Caller;
 import nvidb.core.api.LaneOrdering;
-import nvidb.core.api.NodeRecord;
-import nvidb.core.api.Queue;
 import nvidb.core.api.TickMode;
 import nvidb.core.api.TickSummary;
+import nvidb.core.app.Application;
+import nvidb.core.view.JobDocuments;
 import nvidb.tui.model.Action;
 
 /**
@@ -33,29 +31,27 @@ final class ActionRunner {
     }
 
     /** Runs {@code a}; returns the status line's text. Throws what the operation throws. */
-    static String run(Queue q, Action a) {
+    static String run(Session s, Action a) {
+        Application app = s.app();
+        Caller by = s.caller();
         return switch (a) {
-            case Action.Cancel c -> cancelled(q.jobCommands().cancel(List.of(c.id())).getFirst());
-            case Action.Requeue r -> requeued(q.jobCommands().requeue(List.of(r.id()), TickMode.NONE).results().getFirst());
+            case Action.Cancel c -> cancelled(app.cancel(by, List.of(c.id())).document().results().getFirst());
+            case Action.Requeue r -> requeued(app.requeue(by, List.of(r.id()), TickMode.NONE).document().results().getFirst());
             case Action.Priority p -> {
-                Job j = q.jobEdits().setPriority(p.id(), (p.delta() > 0 ? "+" : "") + p.delta());
+                JobDocuments.Priority j = app.priority(by, p.id(), (p.delta() > 0 ? "+" : "") + p.delta());
                 yield "job " + j.id() + " priority " + j.priority();
             }
-            case Action.MovePool m -> moved(q.jobEdits().movePriority(m.id(), m.slots()));
+            case Action.MovePool m -> moved(app.movePriority(by, m.id(), m.slots()));
             case Action.MoveInLane m -> {
-                LaneOrdering.Moved moved = q.laneOrdering().move(m.lane(), m.id(), String.valueOf(m.position()), null,
-                        null, TickMode.NONE);
+                LaneOrdering.Moved moved = app.moveInLane(by, m.lane(), m.id(), m.position());
                 yield "job " + moved.id() + " is now #" + moved.position() + " in " + moved.lane();
             }
             case Action.Drain d -> {
-                NodeRecord n = q.nodeAdmin().setDrained(d.node(), d.drain());
-                yield "node " + n.name() + (d.drain() ? " drained" : " resumed");
+                String node = app.drain(by, d.node(), d.drain()).node();
+                yield "node " + node + (d.drain() ? " drained" : " resumed");
             }
-            case Action.AckAll x -> {
-                JobCommands.AckResult r = q.jobCommands().acknowledge(List.of(), true);
-                yield r.acknowledged() + " alert(s) acknowledged";
-            }
-            case Action.Tick t -> tick(q.tick(TickMode.FORCE));
+            case Action.AckAll x -> app.ack(by, List.of(), true).document().acknowledged() + " alert(s) acknowledged";
+            case Action.Tick t -> tick(app.tick(by, TickMode.FORCE));
             case Action.Quit x -> "";
         };
     }
@@ -68,15 +64,17 @@ final class ActionRunner {
                 + ", finished " + t.finished().size() + (t.errors().isEmpty() ? "" : "; errors " + t.errors().size());
     }
 
-    private static String cancelled(JobCommands.Cancelled c) {
-        return c.cancelled() ? "job " + c.id() + " cancelled" : "job " + c.id() + " is " + c.state() + "; nothing cancelled";
+    private static String cancelled(JobDocuments.Cancelled c) {
+        long id = c.item().id();
+        return c.cancelled() ? "job " + id + " cancelled" : "job " + id + " is " + c.item().state() + "; nothing cancelled";
     }
 
-    private static String requeued(JobCommands.Requeued r) {
-        return r.requeued() ? "job " + r.id() + " requeued" : "job " + r.id() + " is " + r.state() + "; not requeued";
+    private static String requeued(JobDocuments.Requeued r) {
+        long id = r.item().id();
+        return r.requeued() ? "job " + id + " requeued" : "job " + id + " is " + r.item().state() + "; not requeued";
     }
 
-    private static String moved(JobEdits.Moved m) {
+    private static String moved(JobDocuments.Moved m) {
         return m.moved() ? "job " + m.id() + " is now #" + m.slot() + " in the dispatch order (priority " + m.priority() + ")"
                 : "job " + m.id() + " stays #" + m.slot() + " in the dispatch order";
     }

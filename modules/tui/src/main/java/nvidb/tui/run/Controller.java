@@ -9,7 +9,7 @@ import java.util.function.Supplier;
 import nvidb.core.api.ErrorCode;
 import nvidb.core.api.JobQueries.JobDetail;
 import nvidb.core.api.NvidbException;
-import nvidb.core.api.Queue;
+import nvidb.core.api.QueueAccess;
 import nvidb.core.api.TickMode;
 import nvidb.core.api.TickSummary;
 import nvidb.tui.model.Action;
@@ -47,13 +47,13 @@ final class Controller implements AutoCloseable {
     private final Worker logs;
     private final AtomicLong actions = new AtomicLong();
 
-    Controller(TuiModel model, Supplier<Queue> opener) {
+    Controller(TuiModel model, Supplier<QueueAccess> opener) {
         this.model = model;
         this.keys = new KeyBindings(model);
         this.refresh = Duration.ofMillis(Math.round(model.refreshSeconds() * 1000));
-        this.db = new Worker("db", opener, inbox::add);
-        this.nodes = new Worker("nodes", opener, inbox::add);
-        this.logs = new Worker("logs", opener, inbox::add);
+        this.db = new Worker("db", () -> Session.over(opener.get()), inbox::add);
+        this.nodes = new Worker("nodes", () -> Session.over(opener.get()), inbox::add);
+        this.logs = new Worker("logs", () -> Session.over(opener.get()), inbox::add);
     }
 
     /** Runs until a quit; returns the exit code. */
@@ -128,7 +128,7 @@ final class Controller implements AutoCloseable {
     private void tick(TickMode mode, boolean report) {
         model.setTicking(true);
         nodes.submit("tick", q -> {
-            TickSummary t = q.tick(mode);
+            TickSummary t = q.app().tick(q.caller(), mode);
             return () -> {
                 model.setTicking(false);
                 if (report) {
@@ -171,12 +171,12 @@ final class Controller implements AutoCloseable {
         LowerPane pane = model.lower();
         if (pane == LowerPane.DETAIL) {
             db.submit("detail", q -> {
-                JobDetail d = q.jobQueries().show(id);
+                JobDetail d = q.app().jobDetail(q.caller(), id);
                 return () -> model.setDetail(id, d);
             }, e -> () -> model.setLowerError(id, message(e)));
         } else {
             logs.submit("log", q -> {
-                String text = q.jobQueries().logs(id, pane == LowerPane.STDERR, LOG_LINES);
+                String text = q.app().logs(q.caller(), id, pane == LowerPane.STDERR, LOG_LINES);
                 return () -> model.setLog(id, pane, text);
             }, e -> () -> model.setLowerError(id, message(e)));
         }

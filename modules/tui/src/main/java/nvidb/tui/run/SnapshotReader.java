@@ -8,12 +8,15 @@ import nvidb.core.api.Job;
 import nvidb.core.api.JobQueries.AlertPage;
 import nvidb.core.api.JobQuery;
 import nvidb.core.api.JobState;
+import nvidb.core.api.Caller;
 import nvidb.core.api.Queue;
+import nvidb.core.app.Application;
 import nvidb.tui.model.Snapshot;
 
 /**
- * Reads one {@link Snapshot} through the same queries as {@code queue status}, {@code job ls} and
- * {@code queue lanes}: database reads only, no node contact, so it is quick however the nodes are.
+ * Reads one {@link Snapshot} through the application layer's reads that {@code queue status},
+ * {@code job ls} and {@code queue lanes} use, with the TUI's own limits: database reads only, no
+ * node contact, so it is quick however the nodes are.
  */
 final class SnapshotReader {
     /** How many finished jobs the table can show (filter all / finished), newest first. */
@@ -23,15 +26,16 @@ final class SnapshotReader {
     private SnapshotReader() {
     }
 
-    static Snapshot read(Queue q) {
-        Queue.Info info = q.info();
-        List<Job> active = q.jobQueries().jobs(new JobQuery(Set.of(JobState.PENDING, JobState.RUNNING), false, null,
-                null, 0)).jobs();
+    static Snapshot read(Session s) {
+        Application app = s.app();
+        Caller c = s.caller();
+        Queue.Info info = app.info();
+        List<Job> active = app.jobList(c, new JobQuery(Set.of(JobState.PENDING, JobState.RUNNING), false, null, null, 0));
         Set<JobState> ended = EnumSet.allOf(JobState.class);
         ended.removeIf(JobState::active);
-        List<Job> finished = q.jobQueries().jobs(new JobQuery(ended, false, null, null, FINISHED)).jobs();
-        AlertPage alerts = q.jobQueries().alerts(false, ALERTS);
-        return new Snapshot(Instant.now(), info.database().toString(), q.lastTickAt(), info.headroomMb(),
-                q.nodeAdmin().nodes(false), active, finished, q.laneQueries().list(null), alerts.alerts(), alerts.open());
+        List<Job> finished = app.jobList(c, new JobQuery(ended, false, null, null, FINISHED));
+        AlertPage alerts = app.alertPage(c, false, ALERTS);
+        return new Snapshot(Instant.now(), info.database().toString(), app.lastTickAt(), info.headroomMb(),
+                app.nodeViews(c, false), active, finished, app.laneViews(c, null), alerts.alerts(), alerts.open());
     }
 }

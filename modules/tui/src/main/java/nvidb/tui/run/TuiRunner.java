@@ -5,7 +5,7 @@ import java.io.UncheckedIOException;
 import java.util.Map;
 import java.util.function.Supplier;
 import nvidb.core.api.NvidbException;
-import nvidb.core.api.Queue;
+import nvidb.core.api.QueueAccess;
 import nvidb.tui.model.TuiModel;
 import nvidb.tui.view.Text;
 
@@ -14,7 +14,7 @@ public final class TuiRunner {
     private TuiRunner() {
     }
 
-    public static int run(double refreshSeconds, Map<String, String> env, Supplier<Queue> opener) {
+    public static int run(double refreshSeconds, Map<String, String> env, Supplier<QueueAccess> opener) {
         java.io.Console console = System.console();
         if (console == null || !console.isTerminal()) {
             throw NvidbException.usage("nvidb queue shows the queue on a terminal, and stdin and stdout here are not one;"

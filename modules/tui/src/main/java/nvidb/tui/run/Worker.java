@@ -5,7 +5,6 @@ import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import nvidb.core.api.Queue;
 
 /**
  * One thread with a queue of its own (its own database connection: a queue is used by one thread
@@ -16,19 +15,19 @@ import nvidb.core.api.Queue;
  */
 final class Worker implements AutoCloseable {
     private final String name;
-    private final Supplier<Queue> opener;
+    private final Supplier<Session> opener;
     private final Consumer<Runnable> deliver;
     private final Map<String, Task> waiting = new LinkedHashMap<>();
     private final Thread thread;
     private boolean closed;
     private volatile String busyWith;
-    private Queue queue;
+    private Session queue;
 
     /**
      * @param opener  opens this worker's queue, on its own thread, on first use
      * @param deliver hands a result (a change of the model) to the UI thread
      */
-    Worker(String name, Supplier<Queue> opener, Consumer<Runnable> deliver) {
+    Worker(String name, Supplier<Session> opener, Consumer<Runnable> deliver) {
         this.name = name;
         this.opener = opener;
         this.deliver = deliver;
@@ -37,14 +36,14 @@ final class Worker implements AutoCloseable {
     }
 
     /** Work, and what to do on the UI thread when it fails (opening the queue included). */
-    private record Task(Function<Queue, Runnable> work, Function<RuntimeException, Runnable> onError) {
+    private record Task(Function<Session, Runnable> work, Function<RuntimeException, Runnable> onError) {
     }
 
     /**
      * Hands in work under {@code key}: it runs with this worker's queue and returns what to do on
      * the UI thread with its outcome; {@code onError} says what to do there when it throws.
      */
-    void submit(String key, Function<Queue, Runnable> work, Function<RuntimeException, Runnable> onError) {
+    void submit(String key, Function<Session, Runnable> work, Function<RuntimeException, Runnable> onError) {
         synchronized (waiting) {
             if (closed) {
                 return;

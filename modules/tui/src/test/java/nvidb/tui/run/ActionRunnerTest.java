@@ -1,6 +1,7 @@
 package nvidb.tui.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -30,6 +31,7 @@ class ActionRunnerTest {
     Path tmp;
     QueueAccess access;
     Queue q;
+    Session s;
 
     @BeforeEach
     void open() throws Exception {
@@ -39,6 +41,8 @@ class ActionRunnerTest {
         access = QueueAccess.open(Map.of("HOME", tmp.toString(), "NVIDB_HOME", home.toString(),
                 "PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin")), null, true, h -> List.of());
         q = access.queue();
+        s = new Session(new nvidb.core.app.Application(access),
+                nvidb.core.api.Caller.of(nvidb.core.api.Caller.FrontEnd.TUI, "tester-tui"));
     }
 
     @AfterEach
@@ -52,8 +56,8 @@ class ActionRunnerTest {
     }
 
     private List<Long> pendingOrder() {
-        Snapshot s = SnapshotReader.read(q);
-        return DispatchOrder.of(s.active(), s.lanes()).stream().filter(j -> j.state() == JobState.PENDING)
+        Snapshot snap = SnapshotReader.read(s);
+        return DispatchOrder.of(snap.active(), snap.lanes()).stream().filter(j -> j.state() == JobState.PENDING)
                 .map(Job::id).toList();
     }
 
@@ -63,26 +67,32 @@ class ActionRunnerTest {
         long b = submit("b");
         long c = submit("c");
         assertEquals(List.of(a, b, c), pendingOrder());
-        assertEquals("job " + c + " is now #1 in the dispatch order (priority 0)", ActionRunner.run(q, new Action.MovePool(c, 2)));
+        assertEquals("job " + c + " is now #1 in the dispatch order (priority 0)", ActionRunner.run(s, new Action.MovePool(c, 2)));
         assertEquals(List.of(c, a, b), pendingOrder());
         // The move lowered a and b to -1 (priorities never rise); +1 brings b back level with c, ahead by id.
-        assertEquals("job " + b + " priority 0", ActionRunner.run(q, new Action.Priority(b, 1)));
+        assertEquals("job " + b + " priority 0", ActionRunner.run(s, new Action.Priority(b, 1)));
         assertEquals(List.of(b, c, a), pendingOrder());
-        assertEquals("job " + a + " cancelled", ActionRunner.run(q, new Action.Cancel(a)));
+        assertEquals("job " + a + " cancelled", ActionRunner.run(s, new Action.Cancel(a)));
         assertEquals(JobState.CANCELLED, q.jobQueries().job(a).state());
-        assertEquals("job " + a + " requeued", ActionRunner.run(q, new Action.Requeue(a)));
+        // The cancel came through the application layer as the TUI: its event records who asked.
+        nvidb.core.api.Event cancel = q.jobQueries().events(null, a, 50).events().stream()
+                .filter(e -> e.kind().equals("job_cancelled")).findFirst().orElseThrow();
+        assertEquals(new nvidb.core.api.Event.By(System.getProperty("user.name"), "tester-tui", "tui"), cancel.by());
+        // The submit above went straight to core, as no front end does: nobody is recorded.
+        assertNull(q.jobQueries().events(null, a, 50).events().getFirst().by());
+        assertEquals("job " + a + " requeued", ActionRunner.run(s, new Action.Requeue(a)));
         assertTrue(ActionRunner.passAfter(new Action.Requeue(a)), "requeue is followed by a pass, as on the CLI");
-        assertEquals("0 alert(s) acknowledged", ActionRunner.run(q, new Action.AckAll()));
+        assertEquals("0 alert(s) acknowledged", ActionRunner.run(s, new Action.AckAll()));
     }
 
     @Test
     void aRefusedActionThrowsTheCoresErrorForTheStatusLine() {
-        NvidbException e = assertThrows(NvidbException.class, () -> ActionRunner.run(q, new Action.Priority(999, 1)));
+        NvidbException e = assertThrows(NvidbException.class, () -> ActionRunner.run(s, new Action.Priority(999, 1)));
         assertEquals(ErrorCode.NOT_FOUND, e.code());
         assertEquals(e.getMessage(), Controller.message(e));
         long a = submit("a");
         q.jobCommands().cancel(List.of(a));
-        NvidbException moved = assertThrows(NvidbException.class, () -> ActionRunner.run(q, new Action.MovePool(a, 1)));
+        NvidbException moved = assertThrows(NvidbException.class, () -> ActionRunner.run(s, new Action.MovePool(a, 1)));
         assertTrue(moved.getMessage().contains("only pending jobs"), moved.getMessage());
     }
 
@@ -91,10 +101,10 @@ class ActionRunnerTest {
         long a = submit("a");
         long b = submit("b");
         q.jobCommands().cancel(List.of(b));
-        Snapshot s = SnapshotReader.read(q);
-        assertEquals(List.of(a), s.active().stream().map(Job::id).toList());
-        assertEquals(List.of(b), s.finished().stream().map(Job::id).toList());
-        assertTrue(s.database().endsWith("queue.db"), s.database());
-        assertEquals(0, s.openAlertCount());
+        Snapshot snap = SnapshotReader.read(s);
+        assertEquals(List.of(a), snap.active().stream().map(Job::id).toList());
+        assertEquals(List.of(b), snap.finished().stream().map(Job::id).toList());
+        assertTrue(snap.database().endsWith("queue.db"), snap.database());
+        assertEquals(0, snap.openAlertCount());
     }
 }

@@ -1,29 +1,31 @@
-package nvidb.cli.commands;
+package nvidb.core.app;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
-import nvidb.cli.output.Output;
 import nvidb.core.api.ErrorCode;
 import nvidb.core.view.JobDocuments;
 
 /**
- * The outcome of commands that act on several jobs at once (cancel, requeue, release). Every id
+ * The outcome of operations that act on several jobs at once (cancel, requeue, release). Every id
  * that can be acted on is; each id's outcome is reported ({@code results: [{id, ok, state, error,
- * code}]}); and the command exits with the most serious outcome's code: an unknown id makes it 3
- * (not found, the caller named the wrong thing), else a job in a state the action does not apply
- * to makes it 4 (conflict), else 0. Nothing done is hidden behind the error.
+ * code}]}); and the whole takes the most serious outcome's code: an unknown id makes it not found
+ * (the caller named the wrong thing), else a job in a state the action does not apply to makes it
+ * a conflict.
  */
-final class Outcomes {
-    /** The rule above in one line of {@code --help}, for each command that follows it. */
-    static final String RULE = "Every id that can be is acted on; exit 3 if any id is unknown, else 4 if any was refused.";
+public final class Verdicts {
+    /** The rule above in one line, for each front end's help. */
+    public static final String RULE = "Every id that can be is acted on; exit 3 if any id is unknown, else 4 if any was refused.";
+
+    private Verdicts() {
+    }
 
     /**
      * One id's outcome. {@code state} is the job's state afterwards, null when there is no such
      * job; {@code refusal} says why a job that exists was not acted on (null: the default sentence).
      */
-    record Item(long id, boolean done, String state, String refusal) {
-        Item(long id, boolean done, String state) {
+    public record Item(long id, boolean done, String state, String refusal) {
+        public Item(long id, boolean done, String state) {
             this(id, done, state, null);
         }
 
@@ -42,35 +44,27 @@ final class Outcomes {
         }
     }
 
-    record Verdict(ErrorCode code, String message) {
-        JobDocuments.Verdict view() {
+    /** The whole's code (null: all acted on) and its sentence. */
+    public record Verdict(ErrorCode code, String message) {
+        public JobDocuments.Verdict view() {
             return new JobDocuments.Verdict(code == null, message, code == null ? null : code.label());
         }
 
-        int report(Output out) {
-            if (code == null) {
-                return 0;
-            }
-            if (!out.json()) {
-                out.note("error: " + message);
-            }
-            return code.exitCode();
+        <D> Acted<D> with(D document) {
+            return new Acted<>(document, code, message);
         }
-    }
-
-    private Outcomes() {
     }
 
     /**
      * One id's entry of {@code results}: {@code id, ok, state}, and {@code error, code} when it was
-     * not acted on. A command's own result record adds its keys (cancelled, holds, …) after it.
+     * not acted on. An operation's own result record adds its keys (cancelled, holds, …) after it.
      */
-    static JobDocuments.Item view(Item item, String action) {
+    public static JobDocuments.Item view(Item item, String action) {
         return new JobDocuments.Item(item.id(), item.done(), item.state(), item.error(action),
                 item.done() ? null : item.code().label());
     }
 
-    static Verdict verdict(List<Item> items, String action) {
+    public static Verdict verdict(List<Item> items, String action) {
         List<Item> missing = items.stream().filter(i -> i.code() == ErrorCode.NOT_FOUND).toList();
         List<Item> refused = items.stream().filter(i -> i.code() == ErrorCode.CONFLICT).toList();
         List<String> parts = new ArrayList<>();

@@ -1,0 +1,47 @@
+package nvidb.core.api;
+
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * Who asks for an operation: the OS account running the process that asks (read from the OS by
+ * the JDK, never from an environment variable), the free label a client submits under
+ * ({@code NVIDB_SUBMITTER}, {@code --submitter}, else {@code user@host:pid}), and the front end it
+ * came through. Every operation of the application layer takes one; the events an operation
+ * writes record it. Rules about who may do what belong where it is read, once for every front end.
+ */
+public record Caller(String account, String submitter, FrontEnd via) {
+    /** The door an operation came in by. */
+    public enum FrontEnd {
+        CLI, TUI, WEB, MCP, DAEMON;
+
+        /** As events record it: {@code cli}, {@code tui}, … */
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    public Caller {
+        Objects.requireNonNull(account, "account");
+        Objects.requireNonNull(submitter, "submitter");
+        Objects.requireNonNull(via, "via");
+    }
+
+    /** The operations of this thread run for this caller while it is bound: the events they write record it. */
+    public static final ScopedValue<Caller> ACTING = ScopedValue.newInstance();
+
+    /** This process's OS account asking through {@code via} under the label {@code submitter}. */
+    public static Caller of(FrontEnd via, String submitter) {
+        return new Caller(osAccount(), submitter, via);
+    }
+
+    /** The account this process runs as: the JDK reads it from the password database by the process's uid. */
+    public static String osAccount() {
+        return System.getProperty("user.name", "?");
+    }
+
+    /** The caller bound to this thread's operation, or null (a scheduler pass on its own). */
+    public static Caller acting() {
+        return ACTING.isBound() ? ACTING.get() : null;
+    }
+}
