@@ -62,7 +62,7 @@ final class Api {
         }
         if (args == null) {
             Http.error(ex, 404, ErrorCode.NOT_FOUND, "no route " + (read ? "GET" : "POST") + " /api/v1/" + route
-                    + " (see the README, \"HTTP API\")");
+                    + " (see docs/web-and-api.md, \"HTTP API\")");
             return;
         }
         if (read && p.length == 1 && p[0].equals("jobs") && q.containsKey("q")) {
