@@ -84,7 +84,7 @@ fi
 # Reflective calls of methods and constructors (picocli sets options through them) go through the
 # JVM's native accessor: the default builds method handles for each one, whose classes are spun at
 # run time on every start (the AOT cache cannot hold them). Measured: 5 fewer classes spun and
-# ~5% less CPU for a submit (bench/class-loads.sh, README Performance).
+# ~5% less CPU for a submit (bench/class-loads.sh, docs/performance.md).
 set -- -Djdk.reflect.useNativeAccessorOnly=true "$@"
 # slf4j (the logging API of sqlite-jdbc, pf4j and sshd; slf4j-nop drops it all) is given its
 # provider by name, so that it does not search every module for one (~9 ms of every command), and

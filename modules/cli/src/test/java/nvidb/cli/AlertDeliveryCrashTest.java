@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code queue tick} processes delivering to a slow command sink at once deliver each alert once;
  * SIGKILLed while they deliver (one-pass ticks, or daemons), they lose none: afterwards every
  * alert reached the command and the log sink, the database records each delivery once, and the
- * only repeats a consumer sees are the ones the README allows (a kill between a sink's success and
+ * only repeats a consumer sees are the ones docs/alerts.md allows (a kill between a sink's success and
  * its record repeats that one delivery), each droppable by the alert's id.
  */
 class AlertDeliveryCrashTest {

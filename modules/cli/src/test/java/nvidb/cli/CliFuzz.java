@@ -24,7 +24,7 @@ final class CliFuzz {
      * serves until stopped, like the daemon.
      */
     static final Set<String> BLOCKING = Set.of("tui", "daemon", "keeper", "web", "wait", "-f", "--follow", "--watch", "--wait");
-    /** The exit codes of the table in decisions.md §5 (README "Exit codes"). */
+    /** The exit codes of the table in decisions.md §5 (docs/exit-codes.md). */
     static final Set<Integer> EXIT_CODES = Set.of(0, 1, 2, 3, 4, 64, 69, 130, 143);
 
     private static final String[] VALUES = {"1", "2", "3", "0", "-1", "+1", "-2", "5", "12", "999", "1,2", "1,x", ",",

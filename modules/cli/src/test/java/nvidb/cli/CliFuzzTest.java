@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * same with many more vectors ({@code -Dnvidb.fuzz.vectors}, {@code -Dnvidb.fuzz.seed}).
  */
 class CliFuzzTest {
-    /** Commands that act on each id they can and report the rest (README, "Exit codes"). */
+    /** Commands that act on each id they can and report the rest (docs/exit-codes.md, "Several ids"). */
     private static final Set<String> PER_ID = Set.of("cancel", "requeue", "release", "ack");
 
     @TempDir

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -17,7 +18,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every {@code nvidb …} line in the shell blocks of the skill and the README runs, through the
+ * Every {@code nvidb …} line in the shell blocks of the skill, the README and every guide in
+ * {@code docs/} ({@link DocumentationTest#markdown()}) runs, through the
  * real command line, against a throw-away NVIDB_HOME whose one node is this machine without GPUs.
  * The jobs and lanes the lines name mostly do not exist there, so a line may end not found (3),
  * busy (4) or failed (1, a job no GPU could hold); what it may not do is end as a usage error
@@ -26,8 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * is not a literal command ({@code [--opt]}, {@code a | b}) fails: a reader would paste it.
  */
 class DocumentedCommandsTest {
-    private static final List<Path> DOCUMENTS = List.of(Path.of("../../skill/nvidb-queue/SKILL.md"),
-            Path.of("../../README.md"));
+    private static final Path SKILL = Path.of("../../skill/nvidb-queue/SKILL.md");
     private static final Set<Integer> ACCEPTED = Set.of(0, 1, 2, 3, 4);
     private static final Set<String> STREAMING = Set.of("--watch", "-f", "--follow");
 
@@ -47,8 +48,12 @@ class DocumentedCommandsTest {
                 + "\n  lane_spool_root: " + tmp.resolve("spool") + "\n");
         int ran = 0;
         List<String> failures = new ArrayList<>();
-        for (Path document : DOCUMENTS) {
+        List<Path> documents = new ArrayList<>(List.of(SKILL));
+        documents.addAll(DocumentationTest.markdown());
+        Set<String> withCommands = new TreeSet<>();
+        for (Path document : documents) {
             for (String line : SkillContractTest.commandLines(Files.readString(document))) {
+                withCommands.add(document.getFileName().toString());
                 if (line.contains("[") || line.contains(" | ")) {
                     failures.add(document.getFileName() + ": not a literal command line: " + line);
                     continue;
@@ -67,7 +72,10 @@ class DocumentedCommandsTest {
         if (!failures.isEmpty()) {
             fail(failures.size() + " documented command line(s) do not run:\n" + String.join("\n\n", failures));
         }
-        assertTrue(ran > 60, "found only " + ran + " command lines");
+        assertTrue(ran > 85, "found only " + ran + " command lines");
+        for (String d : List.of("SKILL.md", "README.md", "jobs.md", "lanes.md", "sweeps.md", "backups.md")) {
+            assertTrue(withCommands.contains(d), d + " has no command line the test ran: " + withCommands);
+        }
     }
 
     @Test

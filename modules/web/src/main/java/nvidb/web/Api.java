@@ -56,7 +56,7 @@ final class Api {
         String[] p = route.split("/");
         if (!(read ? read(ex, p, Http.query(ex)) : p.length == 3 && action(ex, p[0], p[1], p[2]))) {
             Http.error(ex, 404, ErrorCode.NOT_FOUND, "no route " + (read ? "GET" : "POST") + " /api/v1/" + route
-                    + " (see the README, \"HTTP API\")");
+                    + " (see docs/web-and-api.md)");
         }
     }
 

@@ -15,7 +15,7 @@ import nvidb.core.api.Json;
  * parser base class initialises {@code BigDecimal} for its bounds of int and long. The rest is
  * the mapper and its tree readers. The command's thread, when it gets there first, waits for the
  * part in progress (the JVM's class initialisation lock) and does the rest itself; nothing is done
- * twice. Measured (README, Performance): {@code sweep ls}, {@code job show --json} and
+ * twice. Measured (docs/performance.md): {@code sweep ls}, {@code job show --json} and
  * {@code queue events --json} 20-50 ms less wall time for about the same CPU time. Listings that
  * may hold no stored JSON at all ({@code job ls --json} and {@code queue status --json} over pending
  * jobs) do not ask for it: there the side thread's work and its compilations only cost (+10 ms wall,
@@ -24,8 +24,7 @@ import nvidb.core.api.Json;
  * <p>The writing: Jackson builds a record's serialiser when it writes the first one, looking at
  * the record's components and annotations (the JDK spins a proxy class per annotation type it
  * reads, which no AOT cache holds). Built here instead, into the mapper's cache, while the command
- * opens SQLite and does its work; the command finds it there. Measured in the README
- * (Performance).
+ * opens SQLite and does its work; the command finds it there. Measured in docs/performance.md.
  */
 public final class JsonWarmUp {
     private JsonWarmUp() {

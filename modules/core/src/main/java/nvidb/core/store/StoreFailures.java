@@ -27,7 +27,7 @@ public final class StoreFailures {
 
     /** Where a damaged database is first noticed, with no backup directory known: the general way out. */
     static final String RESTORE = "move it aside with its -wal and -shm files and put a backup back with"
-            + " nvidb queue restore BACKUP (see README, Backups)";
+            + " nvidb queue restore BACKUP (see docs/backups.md)";
 
     private StoreFailures() {
     }

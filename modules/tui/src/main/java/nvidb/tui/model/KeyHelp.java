@@ -2,7 +2,7 @@ package nvidb.tui.model;
 
 import java.util.List;
 
-/** The keys, as the help screen ({@code ?}) lists them; README's TUI section says the same. */
+/** The keys, as the help screen ({@code ?}) lists them; docs/tui.md says the same. */
 public final class KeyHelp {
     public record Entry(String keys, String what) {
     }
