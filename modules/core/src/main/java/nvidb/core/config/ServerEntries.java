@@ -1,0 +1,110 @@
+package nvidb.core.config;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import nvidb.core.plugins.PluginRegistry;
+import nvidb.spi.PluginKind;
+import nvidb.spi.config.ConfigSection;
+import nvidb.spi.config.ConfigValue;
+import nvidb.spi.probe.ProbeFactory;
+import nvidb.spi.transport.TransportFactory;
+
+/**
+ * The {@code servers:} entries of the configuration: core reads its own keys of each and hands the
+ * entry to the plugins it names, which check theirs (see {@link ConfigLoader}).
+ */
+final class ServerEntries {
+    private final PluginRegistry plugins;
+
+    ServerEntries(PluginRegistry plugins) {
+        this.plugins = plugins;
+    }
+
+    List<ServerConfig> read(ConfigValue v, QueueSettings settings, String localJobRoot) {
+        List<ServerConfig> out = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        if (v != null && v.value() != null) {
+            if (!v.isList()) {
+                throw v.error("servers", "must be a list of server entries (each starting with '- ')");
+            }
+            int i = 0;
+            for (ConfigValue entry : v.list()) {
+                ServerConfig server = server(new ConfigSection("servers[" + i + "]", entry));
+                if (!names.add(server.name())) {
+                    throw entry.error("servers[" + i + "]", "repeats the node name '" + server.name()
+                            + "'; give each server its own nickname");
+                }
+                out.add(server);
+                i++;
+            }
+        }
+        if (settings.includeLocal() && names.add(settings.localNodeName())) {
+            out.add(new ServerConfig(settings.localNodeName(), "localhost", 0, null, null, "local", null,
+                    "nvidia-smi", localJobRoot, Map.of()));
+        }
+        return out;
+    }
+
+    /** Core's keys of a server entry; the transport and the named probe check the rest. */
+    private ServerConfig server(ConfigSection m) {
+        String transport = m.string("transport", "ssh");
+        ConfigLoader.requireName(plugins.names(PluginKind.TRANSPORT), m, "transport", transport);
+        String host = ConfigLoader.either(m, "hostname", "host");
+        int port = m.integer("port", 22, 1);
+        String user = ConfigLoader.either(m, "username", "user");
+        String nick = ConfigLoader.either(m, "nickname", "description");
+        String name = nick != null && !nick.isBlank() ? nick
+                : (user != null ? user + "@" : "") + (host == null ? "localhost" : host) + ":" + port;
+        if (m.contains("gpus") && m.contains("gpu_ids")) {
+            throw m.error("gpu_ids", "and gpus: are the same setting; keep only gpus:");
+        }
+        List<Integer> gpuIds = gpuList(m, m.contains("gpus") ? "gpus" : "gpu_ids");
+        Optional<TransportFactory> transportPlugin = plugins.find(TransportFactory.class, PluginKind.TRANSPORT, transport);
+        transportPlugin.ifPresent(f -> f.validate(m));
+        // A node behind a login (a batch system's): the login transport checks its own keys of the entry too.
+        transportPlugin.flatMap(f -> f.login(m.plain())).ifPresent(login -> {
+            ConfigLoader.requireName(plugins.names(PluginKind.TRANSPORT), m, "login", login);
+            plugins.find(TransportFactory.class, PluginKind.TRANSPORT, login).ifPresent(f -> f.validate(m));
+        });
+        String probe = m.string("probe", null);
+        ConfigLoader.requireName(plugins.names(PluginKind.PROBE), m, "probe", probe);
+        Optional<ProbeFactory> probePlugin = probe == null ? Optional.empty()
+                : plugins.find(ProbeFactory.class, PluginKind.PROBE, probe);
+        probePlugin.ifPresent(f -> f.validate(m));
+        m.know("nvidia_smi", "job_root");
+        // Only plugins that were found can vouch for their keys: the rest is a mistake. (An entry
+        // without probe: gets its probe at run time; the built-in probes take no keys of their own.)
+        if (transportPlugin.isPresent() && (probe == null || probePlugin.isPresent())) {
+            m.requireKnownKeys();
+        }
+        Map<String, Object> options = new LinkedHashMap<>(m.plain());
+        options.values().removeIf(Objects::isNull);
+        return new ServerConfig(name, host, port, user, gpuIds, transport, probe,
+                m.string("nvidia_smi", "nvidia-smi"), m.string("job_root", null), options);
+    }
+
+    private static List<Integer> gpuList(ConfigSection m, String name) {
+        ConfigValue v = m.value(name).orElse(null);
+        if (v == null || v.value() == null) {
+            return null;
+        }
+        String key = m.key(name);
+        if (!v.isList()) {
+            throw v.error(key, "must be a list of GPU indices such as [0, 1], not " + v.describe());
+        }
+        List<Integer> ids = new ArrayList<>();
+        for (ConfigValue item : v.list()) {
+            if (!(item.value() instanceof Long l) || l < 0 || l > Integer.MAX_VALUE) {
+                throw item.error(key, "must list GPU indices as whole numbers ≥ 0, not " + item.describe());
+            }
+            ids.add(l.intValue());
+        }
+        return ids;
+    }
+}
