@@ -20,6 +20,9 @@ import nvidb.core.api.PluginEntry;
 import nvidb.core.api.QueueAccess;
 import nvidb.spi.PluginFactory;
 import nvidb.spi.PluginKind;
+import nvidb.spi.batch.BatchScheduler;
+import nvidb.spi.batch.BatchSchedulerFactory;
+import nvidb.spi.batch.BatchSubmission;
 import nvidb.spi.placement.GpuBudget;
 import nvidb.spi.placement.Placement;
 import nvidb.spi.placement.PlacementPolicy;
@@ -69,6 +72,42 @@ class SitePluginsTest {
         assertEquals(Optional.of(new Placement("node-b", List.of(2, 3))), policy.place(twoGpus, TWO_NODES));
         assertEquals(Optional.of(new Placement("node-a", List.of(0, 1))), policy.place(twoGpus, TWO_NODES));
         assertEquals(Optional.empty(), policy.place(new PlacementRequest(8, 3, 10_000), TWO_NODES));
+    }
+
+    @Test
+    void aBatchSchedulerFromASiteJarIsABatchSchedulerNotATransport() throws IOException {
+        Path jar = SitePluginJarBuilder.plugin("pbs", "0.3.0")
+                .source("site.pbs.PbsFactory", """
+                        package site.pbs;
+                        import java.util.List;
+                        import java.util.Map;
+                        import nvidb.spi.batch.*;
+                        public final class PbsFactory implements BatchSchedulerFactory {
+                            @Override public String name() { return "pbs"; }
+                            @Override public BatchScheduler create(Map<String, Object> entry) {
+                                String queue = String.valueOf(entry.get("queue"));
+                                return new BatchScheduler() {
+                                    public String system() { return "pbs"; }
+                                    public BatchLimits limits() { return new BatchLimits(0, 0, false); }
+                                    public String submitFunction(BatchSubmission job) { return "qsub -q " + queue; }
+                                    public String pollFunction(List<String> ids) { return "qstat"; }
+                                    public BatchPoll parsePoll(String output) { return new BatchPoll(Map.of(), 0, 0, 0); }
+                                    public String cancelFunction() { return "qdel $1"; }
+                                };
+                            }
+                        }
+                        """)
+                .service(BatchSchedulerFactory.class, "site.pbs.PbsFactory")
+                .writeTo(plugins.resolve("pbs.jar"));
+
+        PluginEntry entry = SitePlugins.load(List.of(plugins)).getFirst();
+
+        assertEquals("pbs", entry.name());
+        assertEquals(PluginKind.BATCH_SCHEDULER, entry.kind());
+        assertEquals(jar.toString(), entry.origin());
+        BatchScheduler scheduler = assertInstanceOf(BatchSchedulerFactory.class, entry.factory())
+                .create(java.util.Map.of("queue", "gpuq"));
+        assertEquals("qsub -q gpuq", scheduler.submitFunction(new BatchSubmission(1, 1, null)));
     }
 
     @Test

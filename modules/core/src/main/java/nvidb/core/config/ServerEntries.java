@@ -8,8 +8,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import nvidb.core.plugins.PluginRegistry;
 import nvidb.spi.PluginKind;
+import nvidb.spi.batch.BatchSchedulerFactory;
 import nvidb.spi.config.ConfigSection;
 import nvidb.spi.config.ConfigValue;
 import nvidb.spi.probe.ProbeFactory;
@@ -45,16 +47,21 @@ final class ServerEntries {
             }
         }
         if (settings.includeLocal() && names.add(settings.localNodeName())) {
-            out.add(new ServerConfig(settings.localNodeName(), "localhost", 0, null, null, "local", null,
-                    "nvidia-smi", localJobRoot, Map.of()));
+            out.add(new ServerConfig(settings.localNodeName(), "localhost", 0, null, null,
+                    new NodeKind.Workstation("local"), null, "nvidia-smi", localJobRoot, Map.of()));
         }
         return out;
     }
 
-    /** Core's keys of a server entry; the transport and the named probe check the rest. */
+    /**
+     * Core's keys of a server entry; the plugins it names check the rest: its transport, or its
+     * batch scheduler and its login's transport, and its probe.
+     */
     private ServerConfig server(ConfigSection m) {
         String transport = m.string("transport", "ssh");
-        ConfigLoader.requireName(plugins.names(PluginKind.TRANSPORT), m, "transport", transport);
+        Set<String> either = new TreeSet<>(plugins.names(PluginKind.TRANSPORT));
+        either.addAll(plugins.names(PluginKind.BATCH_SCHEDULER));
+        ConfigLoader.requireName(either, m, "transport", transport);
         String host = ConfigLoader.either(m, "hostname", "host");
         int port = m.integer("port", 22, 1);
         String user = ConfigLoader.either(m, "username", "user");
@@ -65,13 +72,14 @@ final class ServerEntries {
             throw m.error("gpu_ids", "and gpus: are the same setting; keep only gpus:");
         }
         List<Integer> gpuIds = gpuList(m, m.contains("gpus") ? "gpus" : "gpu_ids");
-        Optional<TransportFactory> transportPlugin = plugins.find(TransportFactory.class, PluginKind.TRANSPORT, transport);
+        NodeKind kind = kind(m, transport);
+        // The transport that carries the node's scripts checks its own keys of the entry (hostname…).
+        Optional<TransportFactory> transportPlugin = plugins.find(TransportFactory.class, PluginKind.TRANSPORT,
+                switch (kind) {
+                    case NodeKind.Workstation w -> w.transport();
+                    case NodeKind.BatchPartition b -> b.login();
+                });
         transportPlugin.ifPresent(f -> f.validate(m));
-        // A node behind a login (a batch system's): the login transport checks its own keys of the entry too.
-        transportPlugin.flatMap(f -> f.login(m.plain())).ifPresent(login -> {
-            ConfigLoader.requireName(plugins.names(PluginKind.TRANSPORT), m, "login", login);
-            plugins.find(TransportFactory.class, PluginKind.TRANSPORT, login).ifPresent(f -> f.validate(m));
-        });
         String probe = m.string("probe", null);
         ConfigLoader.requireName(plugins.names(PluginKind.PROBE), m, "probe", probe);
         Optional<ProbeFactory> probePlugin = probe == null ? Optional.empty()
@@ -79,14 +87,32 @@ final class ServerEntries {
         probePlugin.ifPresent(f -> f.validate(m));
         m.know("nvidia_smi", "job_root");
         // Only plugins that were found can vouch for their keys: the rest is a mistake. (An entry
-        // without probe: gets its probe at run time; the built-in probes take no keys of their own.)
+        // without probe: gets its probe at run time; the built-in probes take no keys of their own.
+        // A batch partition's scheduler was found, or it would be a workstation.)
         if (transportPlugin.isPresent() && (probe == null || probePlugin.isPresent())) {
             m.requireKnownKeys();
         }
         Map<String, Object> options = new LinkedHashMap<>(m.plain());
         options.values().removeIf(Objects::isNull);
-        return new ServerConfig(name, host, port, user, gpuIds, transport, probe,
+        return new ServerConfig(name, host, port, user, gpuIds, kind, probe,
                 m.string("nvidia_smi", "nvidia-smi"), m.string("job_root", null), options);
+    }
+
+    /**
+     * A {@code transport:} that names a batch scheduler makes the node a batch partition: core then
+     * reads {@code login:}, the transport to the batch system's login host (ssh unless written),
+     * and the scheduler checks its own keys.
+     */
+    private NodeKind kind(ConfigSection m, String transport) {
+        Optional<BatchSchedulerFactory> scheduler = plugins.find(BatchSchedulerFactory.class,
+                PluginKind.BATCH_SCHEDULER, transport);
+        if (scheduler.isEmpty()) {
+            return new NodeKind.Workstation(transport);
+        }
+        String login = m.string("login", "ssh");
+        ConfigLoader.requireName(plugins.names(PluginKind.TRANSPORT), m, "login", login);
+        scheduler.get().validate(m);
+        return new NodeKind.BatchPartition(transport, login);
     }
 
     private static List<Integer> gpuList(ConfigSection m, String name) {

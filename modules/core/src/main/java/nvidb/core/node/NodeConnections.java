@@ -6,11 +6,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import nvidb.core.config.NodeKind;
 import nvidb.core.config.QueueConfig;
 import nvidb.core.config.ServerConfig;
 import nvidb.core.plugins.PluginRegistry;
 import nvidb.spi.PluginKind;
 import nvidb.spi.batch.BatchScheduler;
+import nvidb.spi.batch.BatchSchedulerFactory;
 import nvidb.spi.probe.Probe;
 import nvidb.spi.probe.ProbeFactory;
 import nvidb.spi.probe.ProbeSettings;
@@ -80,22 +82,15 @@ public final class NodeConnections implements AutoCloseable {
     }
 
     /**
-     * Opens a node's transport; one reached through a login transport (a batch system's login
-     * node) gets that transport opened for it.
+     * Opens a node's transport: a workstation's own, or the one to a batch partition's login host,
+     * where its batch scheduler's scripts run.
      */
     private Transport open(ServerConfig server) {
-        TransportFactory factory = transportFactory(server);
-        NodeAddress address = address(server);
-        Optional<String> login = factory.login(server.options());
-        if (login.isEmpty()) {
-            return factory.open(address);
-        }
-        return factory.open(address, plugins.require(TransportFactory.class, PluginKind.TRANSPORT, login.get())
-                .open(address));
-    }
-
-    private TransportFactory transportFactory(ServerConfig server) {
-        return plugins.require(TransportFactory.class, PluginKind.TRANSPORT, server.transport());
+        String transport = switch (server.kind()) {
+            case NodeKind.Workstation w -> w.transport();
+            case NodeKind.BatchPartition b -> b.login();
+        };
+        return plugins.require(TransportFactory.class, PluginKind.TRANSPORT, transport).open(address(server));
     }
 
     private static NodeAddress address(ServerConfig server) {
@@ -107,7 +102,10 @@ public final class NodeConnections implements AutoCloseable {
      * for an ordinary node, and for one no longer configured.
      */
     public Optional<BatchScheduler> batch(String node) {
-        return batches.computeIfAbsent(node, n -> server(n).flatMap(s -> transportFactory(s).batchScheduler(address(s))));
+        return batches.computeIfAbsent(node, n -> server(n).flatMap(s -> s.kind() instanceof NodeKind.BatchPartition b
+                ? Optional.of(plugins.require(BatchSchedulerFactory.class, PluginKind.BATCH_SCHEDULER, b.scheduler())
+                        .create(s.options()))
+                : Optional.empty()));
     }
 
     /** Whether {@code node} is a batch node (see {@link #batch}). */

@@ -12,6 +12,7 @@ import nvidb.core.api.Alert;
 import nvidb.core.api.Event;
 import nvidb.core.api.Job;
 import nvidb.core.api.PluginEntry;
+import nvidb.core.config.NodeKind;
 import nvidb.core.config.QueueConfig;
 import nvidb.core.config.QueueSettings;
 import nvidb.core.config.ServerConfig;
@@ -43,7 +44,7 @@ final class PassFixture implements AutoCloseable {
 
     PassFixture(Path dir) {
         store = Store.open(dir.resolve("queue.db"));
-        ServerConfig box = new ServerConfig(NODE, "localhost", 22, null, null, "test-sh", null, null,
+        ServerConfig box = new ServerConfig(NODE, "localhost", 22, null, null, new NodeKind.Workstation("test-sh"), null, null,
                 dir.resolve("jobs").toString(), Map.of());
         config = new QueueConfig(QueueSettings.defaults(), List.of(box), null);
         nodes = new NodeConnections(config, PluginRegistry.of(List.of(
