@@ -34,7 +34,7 @@ public final class NodeConnections implements AutoCloseable {
     private final QueueConfig config;
     private final PluginRegistry plugins;
     private final Map<String, Transport> open = new ConcurrentHashMap<>();
-    private final Map<String, Optional<BatchScheduler>> batches = new ConcurrentHashMap<>();
+    private final Map<String, Optional<ConfiguredNode>> nodes = new ConcurrentHashMap<>();
     private final Reconnects reconnects;
 
     public NodeConnections(QueueConfig config, PluginRegistry plugins) {
@@ -98,19 +98,27 @@ public final class NodeConnections implements AutoCloseable {
     }
 
     /**
-     * The batch scheduler of a node whose own scheduler places jobs (a Slurm partition); empty
-     * for an ordinary node, and for one no longer configured.
+     * A configured node as a workstation or a batch partition (with its batch scheduler, made once
+     * per node); empty for a node no longer configured.
      */
-    public Optional<BatchScheduler> batch(String node) {
-        return batches.computeIfAbsent(node, n -> server(n).flatMap(s -> s.kind() instanceof NodeKind.BatchPartition b
-                ? Optional.of(plugins.require(BatchSchedulerFactory.class, PluginKind.BATCH_SCHEDULER, b.scheduler())
-                        .create(s.options()))
-                : Optional.empty()));
+    public Optional<ConfiguredNode> node(String name) {
+        return nodes.computeIfAbsent(name, n -> server(n).map(s -> switch (s.kind()) {
+            case NodeKind.Workstation w -> new ConfiguredNode.Workstation(s);
+            case NodeKind.BatchPartition b -> new ConfiguredNode.BatchPartition(s,
+                    plugins.require(BatchSchedulerFactory.class, PluginKind.BATCH_SCHEDULER, b.scheduler())
+                            .create(s.options()));
+        }));
     }
 
-    /** Whether {@code node} is a batch node (see {@link #batch}). */
-    public boolean isBatch(String node) {
-        return batch(node).isPresent();
+    /** Every configured node, in configuration order. */
+    public List<ConfiguredNode> nodes() {
+        return config.servers().stream().map(s -> node(s.name()).orElseThrow()).toList();
+    }
+
+    /** The batch scheduler of a batch partition; empty for a workstation, and for a node no longer configured. */
+    public Optional<BatchScheduler> batch(String node) {
+        return node(node).flatMap(n -> n instanceof ConfiguredNode.BatchPartition b
+                ? Optional.of(b.scheduler()) : Optional.empty());
     }
 
     /** The job root on a node: the server's {@code job_root}, else {@code queue.job_root}. */
