@@ -25,6 +25,7 @@ module nvidb.core {
     uses nvidb.spi.transport.TransportFactory;
     uses nvidb.spi.placement.PlacementPolicyFactory;
     uses nvidb.spi.alert.AlertSinkFactory;
+    uses nvidb.spi.batch.BatchSchedulerFactory;
     uses nvidb.core.api.QueueAccess.Provider;
 
     provides nvidb.core.api.QueueAccess.Provider with nvidb.core.service.CoreAccess.Provider;

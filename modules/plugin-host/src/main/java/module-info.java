@@ -15,4 +15,5 @@ module nvidb.pluginhost {
     uses nvidb.spi.transport.TransportFactory;
     uses nvidb.spi.placement.PlacementPolicyFactory;
     uses nvidb.spi.alert.AlertSinkFactory;
+    uses nvidb.spi.batch.BatchSchedulerFactory;
 }

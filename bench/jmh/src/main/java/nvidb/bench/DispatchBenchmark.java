@@ -12,6 +12,7 @@ import nvidb.core.api.JobState;
 import nvidb.core.api.NodeRecord;
 import nvidb.core.api.NodeState;
 import nvidb.core.config.QueueSettings;
+import nvidb.core.config.NodeKind;
 import nvidb.core.config.ServerConfig;
 import nvidb.core.scheduler.PlacementPlanner;
 import nvidb.plugins.placement.SpreadPolicyFactory;
@@ -61,7 +62,8 @@ public class DispatchBenchmark {
         Instant now = Instant.now();
         for (int n = 0; n < NODES; n++) {
             String name = "node-" + n;
-            servers.add(new ServerConfig(name, name, 22, "u", null, "ssh", null, "nvidia-smi", null, Map.of()));
+            servers.add(new ServerConfig(name, name, 22, "u", null, new NodeKind.Workstation("ssh"), null, "nvidia-smi",
+                    null, Map.of()));
             nodes.add(new NodeRecord(name, name, 22, "u", NodeState.UP, true, false, now, null, GPUS, now, n));
             for (int g = 0; g < GPUS; g++) {
                 long external = (n * 7L + g * 13L) % 9000;

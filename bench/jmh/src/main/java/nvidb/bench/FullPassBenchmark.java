@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import nvidb.core.api.PluginEntry;
 import nvidb.core.api.TickSummary;
+import nvidb.core.config.NodeKind;
 import nvidb.core.config.QueueConfig;
 import nvidb.core.config.QueueSettings;
 import nvidb.core.config.ServerConfig;
@@ -78,8 +79,8 @@ public class FullPassBenchmark {
         work = dir.resolve("queue.db");
         List<ServerConfig> servers = new ArrayList<>();
         for (int n = 0; n < NODES; n++) {
-            servers.add(new ServerConfig(String.format("node%02d", n), "node" + n, 22, "bench", null, MemoryNodes.NAME, null,
-                    null, "/jobs", Map.of()));
+            servers.add(new ServerConfig(String.format("node%02d", n), "node" + n, 22, "bench", null,
+                    new NodeKind.Workstation(MemoryNodes.NAME), null, null, "/jobs", Map.of()));
         }
         config = new QueueConfig(QueueSettings.defaults(), servers, null);
         memory = new MemoryNodes();

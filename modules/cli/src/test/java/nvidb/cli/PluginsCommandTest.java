@@ -26,7 +26,7 @@ class PluginsCommandTest {
     void listsTheBuiltInPlugins() {
         Map<String, JsonNode> plugins = byName(new Cli(tmp).json("plugins"));
         for (String expected : new String[] {"placement:spread", "placement:pack", "alert_sink:log",
-                "alert_sink:command", "alert_sink:desktop", "transport:local"}) {
+                "alert_sink:command", "alert_sink:desktop", "transport:local", "batch_scheduler:slurm"}) {
             assertTrue(plugins.containsKey(expected), expected + " missing from " + plugins.keySet());
             assertEquals("builtin", plugins.get(expected).path("origin").asText());
         }

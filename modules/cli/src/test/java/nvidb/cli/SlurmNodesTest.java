@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A Slurm partition as a node: a real single-host Slurm on loopback (testkit {@link SlurmFixture},
  * two fake GPUs), one for the whole class, driven through the real command line, the slurm
- * transport and its login (this host, or a real sshd on loopback).
+ * batch scheduler and the transport to its login (this host, or a real sshd on loopback).
  */
 class SlurmNodesTest {
     private static SlurmFixture slurm;

@@ -18,6 +18,7 @@ import nvidb.core.api.PluginEntry;
 import nvidb.spi.PluginFactory;
 import nvidb.spi.PluginKind;
 import nvidb.spi.alert.AlertSinkFactory;
+import nvidb.spi.batch.BatchSchedulerFactory;
 import nvidb.spi.placement.PlacementPolicyFactory;
 import nvidb.spi.probe.ProbeFactory;
 import nvidb.spi.transport.TransportFactory;
@@ -34,7 +35,10 @@ import org.pf4j.PluginWrapper;
  * Plugin-Class}) and which names its factories in {@code META-INF/services/nvidb.spi.<kind>.<Kind>Factory}
  * files, as a built-in plugin does. pf4j reads the descriptor, orders dependencies and gives each
  * jar its own class loader; that loader shares only {@code nvidb.spi} (and pf4j) with the
- * application, so factories are real {@code ProbeFactory}, {@code TransportFactory}, ... objects.
+ * application, so factories are real {@code ProbeFactory}, {@code TransportFactory}, ... objects
+ * (the five kinds: {@code nvidb.spi.probe.ProbeFactory}, {@code nvidb.spi.transport.TransportFactory},
+ * {@code nvidb.spi.placement.PlacementPolicyFactory}, {@code nvidb.spi.alert.AlertSinkFactory},
+ * {@code nvidb.spi.batch.BatchSchedulerFactory}).
  *
  * <p>pf4j's {@code disabled.txt} / {@code enabled.txt} in the first folder (pf4j's default place
  * for them) switch plugins off by Plugin-Id, so a user can turn off a plugin the distribution
@@ -167,6 +171,7 @@ public final class SitePlugins {
             case TRANSPORT -> TransportFactory.class;
             case PLACEMENT -> PlacementPolicyFactory.class;
             case ALERT_SINK -> AlertSinkFactory.class;
+            case BATCH_SCHEDULER -> BatchSchedulerFactory.class;
         };
     }
 

@@ -20,6 +20,12 @@ import nvidb.core.api.PluginEntry;
 import nvidb.core.api.QueueAccess;
 import nvidb.spi.PluginFactory;
 import nvidb.spi.PluginKind;
+import nvidb.spi.batch.BatchLimits;
+import nvidb.spi.batch.BatchPhase;
+import nvidb.spi.batch.BatchPoll;
+import nvidb.spi.batch.BatchScheduler;
+import nvidb.spi.batch.BatchSchedulerFactory;
+import nvidb.spi.batch.BatchSubmission;
 import nvidb.spi.placement.GpuBudget;
 import nvidb.spi.placement.Placement;
 import nvidb.spi.placement.PlacementPolicy;
@@ -69,6 +75,77 @@ class SitePluginsTest {
         assertEquals(Optional.of(new Placement("node-b", List.of(2, 3))), policy.place(twoGpus, TWO_NODES));
         assertEquals(Optional.of(new Placement("node-a", List.of(0, 1))), policy.place(twoGpus, TWO_NODES));
         assertEquals(Optional.empty(), policy.place(new PlacementRequest(8, 3, 10_000), TWO_NODES));
+    }
+
+    @Test
+    void aBatchSchedulerFromASiteJarIsABatchSchedulerNotATransport() throws IOException {
+        Path jar = SitePluginJarBuilder.plugin("pbs", "0.3.0")
+                .source("site.pbs.PbsFactory", """
+                        package site.pbs;
+                        import java.util.List;
+                        import java.util.Map;
+                        import nvidb.spi.batch.*;
+                        public final class PbsFactory implements BatchSchedulerFactory {
+                            @Override public String name() { return "pbs"; }
+                            @Override public BatchScheduler create(Map<String, Object> entry) {
+                                String queue = String.valueOf(entry.get("queue"));
+                                return new BatchScheduler() {
+                                    public String system() { return "pbs"; }
+                                    public BatchLimits limits() { return new BatchLimits(0, 0, false); }
+                                    public String submitFunction(BatchSubmission job) { return "qsub -q " + queue; }
+                                    public String pollFunction(List<String> ids) { return "qstat"; }
+                                    public BatchPoll parsePoll(String output) { return new BatchPoll(Map.of(), 0, 0, 0); }
+                                    public String cancelFunction() { return "qdel $1"; }
+                                };
+                            }
+                        }
+                        """)
+                .service(BatchSchedulerFactory.class, "site.pbs.PbsFactory")
+                .writeTo(plugins.resolve("pbs.jar"));
+
+        PluginEntry entry = SitePlugins.load(List.of(plugins)).getFirst();
+
+        assertEquals("pbs", entry.name());
+        assertEquals(PluginKind.BATCH_SCHEDULER, entry.kind());
+        assertEquals(jar.toString(), entry.origin());
+        BatchScheduler scheduler = assertInstanceOf(BatchSchedulerFactory.class, entry.factory())
+                .create(java.util.Map.of("queue", "gpuq"));
+        assertEquals("qsub -q gpuq", scheduler.submitFunction(new BatchSubmission(1, 1, null)));
+    }
+
+    /** config-examples/site-plugin, as its README builds it: manifest, service file and sources. */
+    @Test
+    void theSitePluginExampleBuildsLoadsAndReadsPbs() throws IOException {
+        Path example = Path.of("../../config-examples/site-plugin"); // Maven runs the tests in modules/plugin-host
+        java.util.Properties manifest = new java.util.Properties();
+        try (InputStream in = Files.newInputStream(example.resolve("MANIFEST.MF"))) {
+            manifest.load(in);
+        }
+        SitePluginJarBuilder jar = SitePluginJarBuilder.plugin(manifest.getProperty("Plugin-Id"),
+                manifest.getProperty("Plugin-Version"));
+        for (String name : List.of("PbsSchedulerFactory", "PbsScheduler")) {
+            jar.source("site.pbs." + name, Files.readString(example.resolve("src/site/pbs/" + name + ".java")));
+        }
+        for (String line : Files.readAllLines(example.resolve("META-INF/services/" + BatchSchedulerFactory.class.getName()))) {
+            jar.service(BatchSchedulerFactory.class, line.strip());
+        }
+        jar.writeTo(plugins.resolve("pbs.jar"));
+
+        PluginEntry entry = SitePlugins.load(List.of(plugins)).getFirst();
+        assertEquals("pbs", entry.name());
+        assertEquals(PluginKind.BATCH_SCHEDULER, entry.kind());
+        assertEquals("0.1.0", entry.factory().version());
+        BatchScheduler pbs = assertInstanceOf(BatchSchedulerFactory.class, entry.factory())
+                .create(java.util.Map.of("pbs_queue", "gpu", "gpu_vram_mb", 40960L, "max_jobs", 16L, "burst", true));
+        assertEquals(new BatchLimits(40960, 16, true), pbs.limits());
+        String submit = pbs.submitFunction(new BatchSubmission(42, 2, 3600));
+        assertTrue(submit.contains("qsub -q 'gpu' -N nvidb-42") && submit.contains("ngpus=2")
+                && submit.contains("walltime=3600"), submit);
+        BatchPoll poll = pbs.parsePoll("qstat_rc=0\nJ|12.srv|R\nJ|13.srv|Q\npbsnodes_rc=0\nG|8|3\n");
+        assertEquals(BatchPhase.RUNNING, poll.jobs().get("12.srv").phase());
+        assertEquals(BatchPhase.QUEUED, poll.jobs().get("13.srv").phase());
+        assertEquals(5, poll.gpusIdle());
+        assertThrows(IllegalStateException.class, () -> pbs.parsePoll("pbsnodes_rc=124\nG|0|0\n"));
     }
 
     @Test

@@ -3,7 +3,8 @@ package nvidb.spi;
 /**
  * What every plugin factory has in common. The name is what configuration refers to
  * ({@code probe: wsl}, {@code transport: ssh}, {@code queue.placement: pack}); two plugins of
- * one kind with one name make start-up fail.
+ * one kind with one name make start-up fail, and so do a transport and a batch scheduler of one
+ * name, since {@code transport:} names either.
  */
 public interface PluginFactory {
 

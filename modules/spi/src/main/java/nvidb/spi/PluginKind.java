@@ -1,11 +1,12 @@
 package nvidb.spi;
 
-/** The four kinds of plugin, with the names {@code nvidb plugins} prints. */
+/** The five kinds of plugin, with the names {@code nvidb plugins} prints. */
 public enum PluginKind {
     PROBE("probe"),
     TRANSPORT("transport"),
     PLACEMENT("placement"),
-    ALERT_SINK("alert_sink");
+    ALERT_SINK("alert_sink"),
+    BATCH_SCHEDULER("batch_scheduler");
 
     private final String label;
 

@@ -106,6 +106,11 @@ class SpiSignaturesTest {
                 "nvidb.spi.PluginFactory type: public interface PluginFactory",
                 "nvidb.spi.PluginFactory method: public default java.lang.String version()",
                 "nvidb.spi.PluginKind enum constant: ALERT_SINK",
+                "nvidb.spi.PluginKind enum constant: BATCH_SCHEDULER",
+                "nvidb.spi.batch.BatchSchedulerFactory type: public interface BatchSchedulerFactory extends"
+                        + " nvidb.spi.PluginFactory",
+                "nvidb.spi.batch.BatchSchedulerFactory method: public abstract nvidb.spi.batch.BatchScheduler"
+                        + " create(java.util.Map<java.lang.String, java.lang.Object>)",
                 "nvidb.spi.alert.AlertMessage component 4: java.lang.Long jobId",
                 "nvidb.spi.alert.AlertSinkFactory method: public abstract nvidb.spi.alert.AlertSink"
                         + " create(java.util.Map<java.lang.String, java.lang.Object>, nvidb.spi.alert.SinkContext)",

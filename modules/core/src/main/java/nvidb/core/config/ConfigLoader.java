@@ -1,12 +1,8 @@
 package nvidb.core.config;
 
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import nvidb.core.api.ErrorCode;
@@ -19,8 +15,6 @@ import nvidb.spi.alert.AlertSinkFactory;
 import nvidb.spi.config.ConfigException;
 import nvidb.spi.config.ConfigSection;
 import nvidb.spi.config.ConfigValue;
-import nvidb.spi.probe.ProbeFactory;
-import nvidb.spi.transport.TransportFactory;
 
 /**
  * Reads {@code config.yml} and {@code queue.yml} into one {@link QueueConfig}. Every mistake is
@@ -124,7 +118,7 @@ public final class ConfigLoader {
         }
         // The queue host's own node keeps its job directories beside the queue, unless job_root says otherwise.
         String localJobRoot = q.contains("job_root") ? null : paths.home().resolve("jobs").toString();
-        List<ServerConfig> nodes = servers(servers, s, localJobRoot);
+        List<ServerConfig> nodes = new ServerEntries(plugins).read(servers, s, localJobRoot);
         return new QueueConfig(s, nodes, remote(remote));
     }
 
@@ -184,7 +178,11 @@ public final class ConfigLoader {
 
     /** A plugin name must name an installed plugin of its kind (any name goes when none is installed). */
     private void requireName(PluginKind kind, ConfigSection section, String key, String name) {
-        Set<String> names = plugins.names(kind);
+        requireName(plugins.names(kind), section, key, name);
+    }
+
+    /** {@code name} must be one of {@code names}, unless there are none to choose from. */
+    static void requireName(Set<String> names, ConfigSection section, String key, String name) {
         if (name != null && !names.isEmpty() && !names.contains(name)) {
             // A default name no plugin answers to was written nowhere: the error names no line.
             throw new ConfigException(section.value(key).orElse(null), section.key(key), "must be one of "
@@ -279,92 +277,10 @@ public final class ConfigLoader {
         return v.list().stream().map(item -> item.string(m.key(name), "")).toList();
     }
 
-    private List<ServerConfig> servers(ConfigValue v, QueueSettings settings, String localJobRoot) {
-        List<ServerConfig> out = new ArrayList<>();
-        Set<String> names = new HashSet<>();
-        if (v != null && v.value() != null) {
-            if (!v.isList()) {
-                throw v.error("servers", "must be a list of server entries (each starting with '- ')");
-            }
-            int i = 0;
-            for (ConfigValue entry : v.list()) {
-                ServerConfig server = server(new ConfigSection("servers[" + i + "]", entry));
-                if (!names.add(server.name())) {
-                    throw entry.error("servers[" + i + "]", "repeats the node name '" + server.name()
-                            + "'; give each server its own nickname");
-                }
-                out.add(server);
-                i++;
-            }
-        }
-        if (settings.includeLocal() && names.add(settings.localNodeName())) {
-            out.add(new ServerConfig(settings.localNodeName(), "localhost", 0, null, null, "local", null,
-                    "nvidia-smi", localJobRoot, Map.of()));
-        }
-        return out;
-    }
-
-    /** Core's keys of a server entry; the transport and the named probe check the rest. */
-    private ServerConfig server(ConfigSection m) {
-        String transport = m.string("transport", "ssh");
-        requireName(PluginKind.TRANSPORT, m, "transport", transport);
-        String host = either(m, "hostname", "host");
-        int port = m.integer("port", 22, 1);
-        String user = either(m, "username", "user");
-        String nick = either(m, "nickname", "description");
-        String name = nick != null && !nick.isBlank() ? nick
-                : (user != null ? user + "@" : "") + (host == null ? "localhost" : host) + ":" + port;
-        if (m.contains("gpus") && m.contains("gpu_ids")) {
-            throw m.error("gpu_ids", "and gpus: are the same setting; keep only gpus:");
-        }
-        List<Integer> gpuIds = gpuList(m, m.contains("gpus") ? "gpus" : "gpu_ids");
-        Optional<TransportFactory> transportPlugin = plugins.find(TransportFactory.class, PluginKind.TRANSPORT, transport);
-        transportPlugin.ifPresent(f -> f.validate(m));
-        // A node behind a login (a batch system's): the login transport checks its own keys of the entry too.
-        transportPlugin.flatMap(f -> f.login(m.plain())).ifPresent(login -> {
-            requireName(PluginKind.TRANSPORT, m, "login", login);
-            plugins.find(TransportFactory.class, PluginKind.TRANSPORT, login).ifPresent(f -> f.validate(m));
-        });
-        String probe = m.string("probe", null);
-        requireName(PluginKind.PROBE, m, "probe", probe);
-        Optional<ProbeFactory> probePlugin = probe == null ? Optional.empty()
-                : plugins.find(ProbeFactory.class, PluginKind.PROBE, probe);
-        probePlugin.ifPresent(f -> f.validate(m));
-        m.know("nvidia_smi", "job_root");
-        // Only plugins that were found can vouch for their keys: the rest is a mistake. (An entry
-        // without probe: gets its probe at run time; the built-in probes take no keys of their own.)
-        if (transportPlugin.isPresent() && (probe == null || probePlugin.isPresent())) {
-            m.requireKnownKeys();
-        }
-        Map<String, Object> options = new LinkedHashMap<>(m.plain());
-        options.values().removeIf(Objects::isNull);
-        return new ServerConfig(name, host, port, user, gpuIds, transport, probe,
-                m.string("nvidia_smi", "nvidia-smi"), m.string("job_root", null), options);
-    }
-
     /** A key with an older spelling: the value of {@code key}, else of {@code alias}; errors name {@code key}. */
-    private static String either(ConfigSection m, String key, String alias) {
+    static String either(ConfigSection m, String key, String alias) {
         m.know(key, alias);
         return m.value(key).or(() -> m.value(alias)).map(v -> v.string(m.key(key), null)).orElse(null);
-    }
-
-    private static List<Integer> gpuList(ConfigSection m, String name) {
-        ConfigValue v = m.value(name).orElse(null);
-        if (v == null || v.value() == null) {
-            return null;
-        }
-        String key = m.key(name);
-        if (!v.isList()) {
-            throw v.error(key, "must be a list of GPU indices such as [0, 1], not " + v.describe());
-        }
-        List<Integer> ids = new ArrayList<>();
-        for (ConfigValue item : v.list()) {
-            if (!(item.value() instanceof Long l) || l < 0 || l > Integer.MAX_VALUE) {
-                throw item.error(key, "must list GPU indices as whole numbers ≥ 0, not " + item.describe());
-            }
-            ids.add(l.intValue());
-        }
-        return ids;
     }
 
     private static long size(ConfigSection m, String name, long dflt) {

@@ -6,11 +6,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import nvidb.core.config.NodeKind;
 import nvidb.core.config.QueueConfig;
 import nvidb.core.config.ServerConfig;
 import nvidb.core.plugins.PluginRegistry;
 import nvidb.spi.PluginKind;
 import nvidb.spi.batch.BatchScheduler;
+import nvidb.spi.batch.BatchSchedulerFactory;
 import nvidb.spi.probe.Probe;
 import nvidb.spi.probe.ProbeFactory;
 import nvidb.spi.probe.ProbeSettings;
@@ -32,7 +34,7 @@ public final class NodeConnections implements AutoCloseable {
     private final QueueConfig config;
     private final PluginRegistry plugins;
     private final Map<String, Transport> open = new ConcurrentHashMap<>();
-    private final Map<String, Optional<BatchScheduler>> batches = new ConcurrentHashMap<>();
+    private final Map<String, Optional<ConfiguredNode>> nodes = new ConcurrentHashMap<>();
     private final Reconnects reconnects;
 
     public NodeConnections(QueueConfig config, PluginRegistry plugins) {
@@ -80,22 +82,15 @@ public final class NodeConnections implements AutoCloseable {
     }
 
     /**
-     * Opens a node's transport; one reached through a login transport (a batch system's login
-     * node) gets that transport opened for it.
+     * Opens a node's transport: a workstation's own, or the one to a batch partition's login host,
+     * where its batch scheduler's scripts run.
      */
     private Transport open(ServerConfig server) {
-        TransportFactory factory = transportFactory(server);
-        NodeAddress address = address(server);
-        Optional<String> login = factory.login(server.options());
-        if (login.isEmpty()) {
-            return factory.open(address);
-        }
-        return factory.open(address, plugins.require(TransportFactory.class, PluginKind.TRANSPORT, login.get())
-                .open(address));
-    }
-
-    private TransportFactory transportFactory(ServerConfig server) {
-        return plugins.require(TransportFactory.class, PluginKind.TRANSPORT, server.transport());
+        String transport = switch (server.kind()) {
+            case NodeKind.Workstation w -> w.transport();
+            case NodeKind.BatchPartition b -> b.login();
+        };
+        return plugins.require(TransportFactory.class, PluginKind.TRANSPORT, transport).open(address(server));
     }
 
     private static NodeAddress address(ServerConfig server) {
@@ -103,16 +98,27 @@ public final class NodeConnections implements AutoCloseable {
     }
 
     /**
-     * The batch scheduler of a node whose own scheduler places jobs (a Slurm partition); empty
-     * for an ordinary node, and for one no longer configured.
+     * A configured node as a workstation or a batch partition (with its batch scheduler, made once
+     * per node); empty for a node no longer configured.
      */
-    public Optional<BatchScheduler> batch(String node) {
-        return batches.computeIfAbsent(node, n -> server(n).flatMap(s -> transportFactory(s).batchScheduler(address(s))));
+    public Optional<ConfiguredNode> node(String name) {
+        return nodes.computeIfAbsent(name, n -> server(n).map(s -> switch (s.kind()) {
+            case NodeKind.Workstation w -> new ConfiguredNode.Workstation(s);
+            case NodeKind.BatchPartition b -> new ConfiguredNode.BatchPartition(s,
+                    plugins.require(BatchSchedulerFactory.class, PluginKind.BATCH_SCHEDULER, b.scheduler())
+                            .create(s.options()));
+        }));
     }
 
-    /** Whether {@code node} is a batch node (see {@link #batch}). */
-    public boolean isBatch(String node) {
-        return batch(node).isPresent();
+    /** Every configured node, in configuration order. */
+    public List<ConfiguredNode> nodes() {
+        return config.servers().stream().map(s -> node(s.name()).orElseThrow()).toList();
+    }
+
+    /** The batch scheduler of a batch partition; empty for a workstation, and for a node no longer configured. */
+    public Optional<BatchScheduler> batch(String node) {
+        return node(node).flatMap(n -> n instanceof ConfiguredNode.BatchPartition b
+                ? Optional.of(b.scheduler()) : Optional.empty());
     }
 
     /** The job root on a node: the server's {@code job_root}, else {@code queue.job_root}. */

@@ -14,6 +14,7 @@ import nvidb.core.api.PluginEntry;
 import nvidb.spi.PluginFactory;
 import nvidb.spi.PluginKind;
 import nvidb.spi.alert.AlertSinkFactory;
+import nvidb.spi.batch.BatchSchedulerFactory;
 import nvidb.spi.placement.PlacementPolicyFactory;
 import nvidb.spi.probe.ProbeFactory;
 import nvidb.spi.transport.TransportFactory;
@@ -39,6 +40,15 @@ public final class PluginRegistry {
                         + describe(clash) + " and " + describe(e) + "; remove one of them");
             }
         }
+        // A server entry's transport: names a transport or a batch scheduler: one name must not mean both.
+        for (PluginEntry batch : byKind.get(PluginKind.BATCH_SCHEDULER).values()) {
+            PluginEntry transport = byKind.get(PluginKind.TRANSPORT).get(batch.name());
+            if (transport != null) {
+                throw NvidbException.failed("a transport and a batch_scheduler plugin are both named '" + batch.name()
+                        + "' (transport: names either): " + describe(transport) + " and " + describe(batch)
+                        + "; remove one of them");
+            }
+        }
     }
 
     private static String describe(PluginEntry e) {
@@ -49,7 +59,7 @@ public final class PluginRegistry {
     public static PluginRegistry load(List<PluginEntry> sitePlugins) {
         List<PluginEntry> all = new ArrayList<>();
         for (Class<? extends PluginFactory> type : List.of(ProbeFactory.class, TransportFactory.class,
-                PlacementPolicyFactory.class, AlertSinkFactory.class)) {
+                PlacementPolicyFactory.class, AlertSinkFactory.class, BatchSchedulerFactory.class)) {
             for (PluginFactory f : builtIn(type)) {
                 all.add(new PluginEntry(f, "builtin"));
             }

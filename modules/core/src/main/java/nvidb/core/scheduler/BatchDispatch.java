@@ -8,6 +8,7 @@ import nvidb.core.api.Times;
 import nvidb.core.config.QueueConfig;
 import nvidb.core.lifecycle.BatchLifecycle;
 import nvidb.core.lifecycle.JobLifecycle;
+import nvidb.core.node.ConfiguredNode;
 import nvidb.core.node.NodeConnections;
 import nvidb.core.node.NodeScripts;
 import nvidb.spi.batch.BatchScheduler;
@@ -39,9 +40,10 @@ final class BatchDispatch {
         this.lifecycle = lifecycle;
     }
 
-    /** Submits the job to {@code node}; true when the batch system took it. */
-    boolean submit(Job job, String node, TickSummary.Builder summary) {
-        BatchScheduler scheduler = nodes.batch(node).orElseThrow();
+    /** Submits the job to {@code partition}; true when the batch system took it. */
+    boolean submit(Job job, ConfiguredNode.BatchPartition partition, TickSummary.Builder summary) {
+        String node = partition.name();
+        BatchScheduler scheduler = partition.scheduler();
         NodeScripts.LaunchSpec spec = new NodeScripts.LaunchSpec(job, node, nodes.jobRoot(node), List.of(),
                 job.attempt() + 1, scheduler.system());
         String script = NodeScripts.batchSubmit(spec,

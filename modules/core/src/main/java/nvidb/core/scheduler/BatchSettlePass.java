@@ -42,12 +42,13 @@ final class BatchSettlePass {
     }
 
     /** Settles the observed batch node's jobs; returns those that still run there. */
-    List<Job> run(NodeRefreshPass.Observation o, String system, TickSummary.Builder summary) {
+    List<Job> run(Observation.BatchReached o, TickSummary.Builder summary) {
+        String system = o.scheduler().system();
         Map<Long, BatchJob> rows = store.db.read(store.batch::active);
         List<Job> stillRunning = new ArrayList<>();
         for (Job job : concat(o.staged(), o.running())) {
             BatchJob row = rows.get(job.id());
-            BatchJobState there = row == null || row.batchId() == null ? null : o.batch().jobs().get(row.batchId());
+            BatchJobState there = row == null || row.batchId() == null ? null : o.poll().jobs().get(row.batchId());
             NodeReport.JobDirState dir = o.report().jobs().get(job.id());
             Job now = JobLifecycle.ifStillLegal(() -> settle(job, row, there, dir, system, summary));
             if (now != null && now.state() == JobState.RUNNING) {

@@ -11,6 +11,7 @@ import nvidb.core.api.Job;
 import nvidb.core.api.NodeRecord;
 import nvidb.core.api.NodeState;
 import nvidb.core.api.Sizes;
+import nvidb.core.node.ConfiguredNode;
 import nvidb.core.store.BatchRepository.BatchJob;
 import nvidb.spi.batch.BatchLimits;
 
@@ -25,7 +26,14 @@ import nvidb.spi.batch.BatchLimits;
  */
 final class BurstRule {
     /** A batch node as this pass sees it. */
-    record BatchNode(String name, BatchLimits limits, boolean up, int gpus) {
+    record BatchNode(ConfiguredNode.BatchPartition partition, boolean up, int gpus) {
+        String name() {
+            return partition.name();
+        }
+
+        BatchLimits limits() {
+            return partition.scheduler().limits();
+        }
     }
 
     private final Map<String, BatchNode> nodes = new LinkedHashMap<>();
@@ -35,11 +43,12 @@ final class BurstRule {
     /**
      * @param held the nvidb jobs each batch node holds now, pending there or running
      */
-    BurstRule(List<NodeRecord> rows, Map<String, BatchLimits> limits, Map<String, Integer> held, long burstAfterS) {
+    BurstRule(List<NodeRecord> rows, Map<String, ConfiguredNode.BatchPartition> partitions, Map<String, Integer> held,
+              long burstAfterS) {
         for (NodeRecord n : rows) {
-            BatchLimits l = limits.get(n.name());
-            if (l != null) {
-                nodes.put(n.name(), new BatchNode(n.name(), l, n.state() == NodeState.UP && n.enabled() && !n.ignored(),
+            ConfiguredNode.BatchPartition p = partitions.get(n.name());
+            if (p != null) {
+                nodes.put(n.name(), new BatchNode(p, n.state() == NodeState.UP && n.enabled() && !n.ignored(),
                         n.gpuCount()));
             }
         }
@@ -64,10 +73,10 @@ final class BurstRule {
      * @param homeNever no workstation could ever hold the job
      * @param row       the job's batch row (when it waits since), or null
      */
-    Optional<String> target(Job job, BatchJob row, boolean homeNever, Instant now) {
+    Optional<ConfiguredNode.BatchPartition> target(Job job, BatchJob row, boolean homeNever, Instant now) {
         if (pinnedToBatch(job)) {
             BatchNode n = nodes.get(job.nodeConstraint());
-            return n.up() && hasRoom(n) && misfit(job, n).isEmpty() ? Optional.of(n.name()) : Optional.empty();
+            return n.up() && hasRoom(n) && misfit(job, n).isEmpty() ? Optional.of(n.partition()) : Optional.empty();
         }
         if (job.nodeConstraint() != null || (row != null && row.noBurst())) {
             return Optional.empty();
@@ -78,7 +87,7 @@ final class BurstRule {
             return Optional.empty();
         }
         return nodes.values().stream().filter(n -> n.limits().burst() && n.up() && hasRoom(n) && misfit(job, n).isEmpty())
-                .map(BatchNode::name).findFirst();
+                .map(BatchNode::partition).findFirst();
     }
 
     /** Whether some {@code burst: true} node could take the job, now or once it has room. */

@@ -1,7 +1,7 @@
 package nvidb.core.scheduler;
 
 import java.time.Duration;
-import java.util.Optional;
+import nvidb.core.node.ConfiguredNode;
 import nvidb.core.node.NodeConnections;
 import nvidb.core.node.NodeScripts;
 import nvidb.core.util.Texts;
@@ -27,10 +27,15 @@ public final class NodeKills {
      * @throws TransportException the node could not be reached; the caller records an orphan
      */
     public boolean terminate(String node, String runDir, int pid, Integer pgid) throws TransportException {
-        Optional<BatchScheduler> batch = nodes.batch(node);
-        if (batch.isPresent()) {
-            return cancelBatchJob(node, runDir, batch.get());
-        }
+        return switch (nodes.node(node).orElse(null)) {
+            case ConfiguredNode.Workstation w -> signalGroup(node, runDir, pid, pgid);
+            case ConfiguredNode.BatchPartition b -> cancelBatchJob(node, runDir, b.scheduler());
+            // No longer configured: nodes.run refuses it as unreachable, so the kill is owed.
+            case null -> signalGroup(node, runDir, pid, pgid);
+        };
+    }
+
+    private boolean signalGroup(String node, String runDir, int pid, Integer pgid) throws TransportException {
         ExecResult r = nodes.run(node, NodeScripts.terminate(runDir, pid, pgid, KILL_GRACE_SECONDS),
                 Duration.ofSeconds(20), true);
         return r.stdout().contains("NVIDB_SIGNALLED=1");

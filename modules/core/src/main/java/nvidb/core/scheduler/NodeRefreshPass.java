@@ -24,6 +24,7 @@ import nvidb.core.api.NvidbException;
 import nvidb.core.api.TickSummary;
 import nvidb.core.api.Times;
 import nvidb.core.config.QueueConfig;
+import nvidb.core.node.ConfiguredNode;
 import nvidb.core.node.NodeConnections;
 import nvidb.core.node.NodeProbeScript;
 import nvidb.core.node.NodeReport;
@@ -47,15 +48,6 @@ import nvidb.spi.transport.TransportException;
  * has said which jobs still run.
  */
 final class NodeRefreshPass {
-    /** What one node's worker thread brought back; applied to the database on the tick's thread. */
-    record Observation(NodeRecord node, List<Job> running, List<Job> staged, NodeReport report, GpuReport gpus,
-                       String unreachable, Map<Long, Boolean> reaped, BatchPoll batch) {
-        Observation(NodeRecord node, List<Job> running, List<Job> staged, NodeReport report, GpuReport gpus,
-                    String unreachable, Map<Long, Boolean> reaped) {
-            this(node, running, staged, report, gpus, unreachable, reaped, null);
-        }
-    }
-
     private final Store store;
     private final QueueConfig config;
     private final NodeConnections nodes;
@@ -85,7 +77,7 @@ final class NodeRefreshPass {
         }
         // Jobs a batch node holds for nvidb while its scheduler keeps them pending: their
         // directories and the batch system's word say when they start.
-        Map<Long, BatchJob> submissions = all.stream().anyMatch(n -> nodes.isBatch(n.name()))
+        Map<Long, BatchJob> submissions = nodes.nodes().stream().anyMatch(ConfiguredNode.BatchPartition.class::isInstance)
                 ? store.db.read(store.batch::active) : Map.of();
         if (!submissions.isEmpty()) {
             for (Job j : store.db.read(() -> store.jobs.inStates(List.of(JobState.PENDING)))) {
@@ -103,16 +95,20 @@ final class NodeRefreshPass {
                     continue;
                 }
                 List<Job> here = running.stream().filter(j -> n.name().equals(j.node())).toList();
-                boolean configured = nodes.server(n.name()).isPresent();
-                if (!configured && here.isEmpty() && !withOrphans.contains(n.name())) {
+                ConfiguredNode configured = nodes.node(n.name()).orElse(null);
+                if (configured == null && here.isEmpty() && !withOrphans.contains(n.name())) {
                     continue;
                 }
                 List<Orphan> orphans = withOrphans.contains(n.name())
                         ? store.db.read(() -> store.orphans().forNode(n.name())) : List.of();
                 List<Job> handedOver = staged.getOrDefault(n.name(), List.of());
-                futures.add(pool.submit(() -> nodes.isBatch(n.name())
-                        ? observeBatch(n, here, handedOver, orphans, submissions)
-                        : observe(n, here, handedOver, orphans)));
+                futures.add(pool.submit(() -> switch (configured) {
+                    case null -> new Observation.Unreachable(n, here, handedOver,
+                            "node " + n.name() + " is no longer configured");
+                    case ConfiguredNode.Workstation w -> observe(n, here, handedOver, orphans);
+                    case ConfiguredNode.BatchPartition b -> observeBatch(n, b.scheduler(), here, handedOver, orphans,
+                            submissions);
+                }));
             }
         }
         List<Observation> out = new ArrayList<>();
@@ -132,10 +128,6 @@ final class NodeRefreshPass {
 
     /** The remote part of a refresh: one probe round trip, then kills of this node's orphans. */
     private Observation observe(NodeRecord node, List<Job> running, List<Job> staged, List<Orphan> orphans) {
-        if (nodes.server(node.name()).isEmpty()) {
-            return new Observation(node, running, staged, null, null,
-                    "node " + node.name() + " is no longer configured", Map.of());
-        }
         try {
             NodeProbeScript probeScript = new NodeProbeScript();
             List<NodeProbeScript.JobDir> dirs = Stream.concat(running.stream(), staged.stream())
@@ -155,9 +147,9 @@ final class NodeRefreshPass {
             } catch (RuntimeException e) {
                 gpus = GpuReport.failed("the GPU probe's answer could not be read: " + e.getMessage());
             }
-            return new Observation(node, running, staged, report, gpus, null, reap(node, orphans));
+            return new Observation.Reached(node, running, staged, report, gpus, reap(node, orphans));
         } catch (TransportException e) {
-            return new Observation(node, running, staged, null, null, e.getMessage(), Map.of());
+            return new Observation.Unreachable(node, running, staged, e.getMessage());
         }
     }
 
@@ -175,9 +167,8 @@ final class NodeRefreshPass {
      * probe the batch plugin's one query of its scheduler for all of the node's jobs and GPUs.
      * Then the cancels it is owed.
      */
-    private Observation observeBatch(NodeRecord node, List<Job> running, List<Job> staged, List<Orphan> orphans,
-                                     Map<Long, BatchJob> submissions) {
-        BatchScheduler batch = nodes.batch(node.name()).orElseThrow();
+    private Observation observeBatch(NodeRecord node, BatchScheduler batch, List<Job> running, List<Job> staged,
+                                     List<Orphan> orphans, Map<Long, BatchJob> submissions) {
         try {
             List<Job> mine = Stream.concat(running.stream(), staged.stream()).toList();
             List<String> ids = mine.stream().map(j -> submissions.get(j.id())).filter(b -> b != null && b.batchId() != null)
@@ -195,9 +186,9 @@ final class NodeRefreshPass {
             } catch (IllegalStateException e) {
                 throw new TransportException(node.name() + ": " + firstLine(e.getMessage(), r.stderr()));
             }
-            return new Observation(node, running, staged, report, null, null, reap(node, orphans), poll);
+            return new Observation.BatchReached(node, running, staged, report, poll, batch, reap(node, orphans));
         } catch (TransportException e) {
-            return new Observation(node, running, staged, null, null, e.getMessage(), Map.of());
+            return new Observation.Unreachable(node, running, staged, e.getMessage());
         }
     }
 
@@ -207,18 +198,18 @@ final class NodeRefreshPass {
     }
 
     /** An unreachable node goes down with one alert; its running jobs stay running, unchecked. */
-    void markDown(Observation o, TickSummary.Builder summary) {
+    void markDown(Observation.Unreachable o, TickSummary.Builder summary) {
         NodeRecord n = o.node();
         Instant now = Times.now();
-        String error = Texts.truncate(o.unreachable(), 300);
+        String error = Texts.truncate(o.reason(), 300);
         store.db.write(() -> {
             store.nodes.markDown(n.name(), now, error);
             store.gpus.replace(n.name(), List.of());
             if (n.state() != NodeState.DOWN) {
-                store.events.append(now, EventKind.NODE_DOWN, null, n.name(), Texts.truncate(o.unreachable(), 200), null);
+                store.events.append(now, EventKind.NODE_DOWN, null, n.name(), Texts.truncate(o.reason(), 200), null);
                 String title = n.name() + " is unreachable" + (o.running().isEmpty() ? ""
                         : "; " + o.running().size() + " running job(s) cannot be checked");
-                long id = store.alerts.raise(now, AlertKind.NODE_DOWN, null, n.name(), title, o.unreachable());
+                long id = store.alerts.raise(now, AlertKind.NODE_DOWN, null, n.name(), title, o.reason());
                 summary.alert(new TickSummary.AlertRef(id, AlertKind.NODE_DOWN.label(), title, null));
             }
             return null;
@@ -228,7 +219,7 @@ final class NodeRefreshPass {
     }
 
     /** Records a reached node's GPU budgets with the jobs that still run there, and marks it up. */
-    void record(Observation o, List<Job> stillRunning, TickSummary.Builder summary) {
+    void record(Observation.Reached o, List<Job> stillRunning, TickSummary.Builder summary) {
         NodeRecord n = o.node();
         Instant now = Times.now();
         Map<Integer, Capacity.ProcessInfo> ps = new HashMap<>();
@@ -269,12 +260,12 @@ final class NodeRefreshPass {
      * Records a reached batch node: the GPUs of its partition as its capacity (allocated ones
      * shown in use, by whomever), and marks it up.
      */
-    void recordBatch(Observation o, TickSummary.Builder summary) {
+    void recordBatch(Observation.BatchReached o, TickSummary.Builder summary) {
         NodeRecord n = o.node();
         Instant now = Times.now();
-        BatchPoll poll = o.batch();
-        long vram = nodes.batch(n.name()).map(b -> b.limits().gpuVramMb()).orElse(0L);
-        String system = nodes.batch(n.name()).map(BatchScheduler::system).orElse("batch");
+        BatchPoll poll = o.poll();
+        long vram = o.scheduler().limits().gpuVramMb();
+        String system = o.scheduler().system();
         List<GpuState> gpus = new ArrayList<>();
         for (int i = 0; i < poll.gpusTotal(); i++) {
             boolean used = i < poll.gpusAllocated();

@@ -11,6 +11,7 @@ import nvidb.core.api.Job;
 import nvidb.core.api.TickSummary;
 import nvidb.core.api.Times;
 import nvidb.core.lifecycle.JobLifecycle;
+import nvidb.core.node.ConfiguredNode;
 import nvidb.core.node.LaunchResult;
 import nvidb.core.store.BatchRepository.BatchJob;
 import nvidb.core.store.Store;
@@ -98,11 +99,12 @@ final class PoolDispatchPass {
         toBatch(job, burst.target(job, row, false, now), burst, summary);
     }
 
-    private boolean toBatch(Job job, Optional<String> node, BurstRule burst, TickSummary.Builder summary) {
+    private boolean toBatch(Job job, Optional<ConfiguredNode.BatchPartition> node, BurstRule burst,
+                            TickSummary.Builder summary) {
         if (node.isEmpty() || !batch.submit(job, node.get(), summary)) {
             return false;
         }
-        burst.charge(node.get());
+        burst.charge(node.get().name());
         return true;
     }
 

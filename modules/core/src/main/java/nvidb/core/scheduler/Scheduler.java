@@ -2,6 +2,7 @@ package nvidb.core.scheduler;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,13 +22,13 @@ import nvidb.core.config.ServerConfig;
 import nvidb.core.delivery.AlertDeliveryPass;
 import nvidb.core.lifecycle.BatchLifecycle;
 import nvidb.core.lifecycle.JobLifecycle;
+import nvidb.core.node.ConfiguredNode;
 import nvidb.core.node.NodeConnections;
 import nvidb.core.plugins.PluginRegistry;
 import nvidb.core.store.BatchRepository.BatchJob;
 import nvidb.core.store.LeaseRepository;
 import nvidb.core.store.Store;
 import nvidb.spi.PluginKind;
-import nvidb.spi.batch.BatchLimits;
 import nvidb.spi.placement.PlacementPolicy;
 import nvidb.spi.placement.PlacementPolicyFactory;
 
@@ -153,16 +154,18 @@ public final class Scheduler {
         Map<String, LaneRecord> laneRows = new HashMap<>();
         store.db.read(store.lanes::all).forEach(l -> laneRows.put(l.name(), l));
         Map<String, String> homes = new LinkedHashMap<>();
-        for (NodeRefreshPass.Observation o : refresh.probe(summary)) {
-            if (o.unreachable() != null) {
-                refresh.markDown(o, summary);
-            } else if (o.batch() != null) {
-                batchSettle.run(o, nodes.batch(o.node().name()).map(b -> b.system()).orElse("batch"), summary);
-                refresh.recordBatch(o, summary);
-                homes.put(o.node().name(), o.report().home());
-            } else {
-                refresh.record(o, settle.run(o, laneRows, summary), summary);
-                homes.put(o.node().name(), o.report().home());
+        for (Observation o : refresh.probe(summary)) {
+            switch (o) {
+                case Observation.Unreachable down -> refresh.markDown(down, summary);
+                case Observation.Reached r -> {
+                    refresh.record(r, settle.run(r, laneRows, summary), summary);
+                    homes.put(r.node().name(), r.report().home());
+                }
+                case Observation.BatchReached b -> {
+                    batchSettle.run(b, summary);
+                    refresh.recordBatch(b, summary);
+                    homes.put(b.node().name(), b.report().home());
+                }
             }
         }
         return homes;
@@ -177,13 +180,16 @@ public final class Scheduler {
         }
         List<Job> running = store.db.read(() -> store.jobs.inStates(List.of(JobState.RUNNING)));
         List<NodeRecord> nodeRows = store.db.read(store.nodes::all);
-        // Batch nodes place jobs themselves: the planner sees the workstations only, the burst rule the batch nodes.
-        Map<String, BatchLimits> batchLimits = new LinkedHashMap<>();
-        for (ServerConfig s : config.servers()) {
-            nodes.batch(s.name()).ifPresent(b -> batchLimits.put(s.name(), b.limits()));
+        // Batch partitions place jobs themselves: the planner sees the workstations only, the burst rule the partitions.
+        List<ServerConfig> workstations = new ArrayList<>();
+        Map<String, ConfiguredNode.BatchPartition> partitions = new LinkedHashMap<>();
+        for (ConfiguredNode n : nodes.nodes()) {
+            switch (n) {
+                case ConfiguredNode.Workstation w -> workstations.add(w.server());
+                case ConfiguredNode.BatchPartition b -> partitions.put(b.name(), b);
+            }
         }
-        PlacementPlanner planner = new PlacementPlanner(config.settings(), placementPolicy(), nodeRows,
-                config.servers().stream().filter(s -> !batchLimits.containsKey(s.name())).toList(),
+        PlacementPlanner planner = new PlacementPlanner(config.settings(), placementPolicy(), nodeRows, workstations,
                 store.db.read(() -> store.gpus.all(config.settings().headroomMb())), running);
         DispatchRound round = new DispatchRound(pending, running, DependencyGatePass.dependencies(store, pending),
                 planner, SweepLimits.read(store, pending, running));
@@ -192,7 +198,7 @@ public final class Scheduler {
         }
         lanes.run(round, summary);
         Map<Long, BatchJob> rows = store.db.read(store.batch::active);
-        BurstRule burst = batchLimits.isEmpty() ? null : new BurstRule(nodeRows, batchLimits, held(rows, pending,
+        BurstRule burst = partitions.isEmpty() ? null : new BurstRule(nodeRows, partitions, held(rows, pending,
                 running), config.settings().burstAfter());
         pool.run(round, burst, rows, summary);
     }

@@ -35,7 +35,7 @@ final class SettlePass {
     }
 
     /** Settles the observed node's jobs; returns those that still run there. */
-    List<Job> run(NodeRefreshPass.Observation o, Map<String, LaneRecord> lanes, TickSummary.Builder summary) {
+    List<Job> run(Observation.Reached o, Map<String, LaneRecord> lanes, TickSummary.Builder summary) {
         Instant now = Times.now();
         List<Job> stillRunning = new ArrayList<>();
         for (Job job : o.staged()) {

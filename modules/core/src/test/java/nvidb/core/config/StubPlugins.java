@@ -11,6 +11,8 @@ import nvidb.spi.PluginKind;
 import nvidb.spi.alert.AlertSink;
 import nvidb.spi.alert.AlertSinkFactory;
 import nvidb.spi.alert.SinkContext;
+import nvidb.spi.batch.BatchScheduler;
+import nvidb.spi.batch.BatchSchedulerFactory;
 import nvidb.spi.config.ConfigSection;
 import nvidb.spi.placement.PlacementPolicy;
 import nvidb.spi.placement.PlacementPolicyFactory;
@@ -33,20 +35,27 @@ final class StubPlugins {
     static final List<String> SSH_KEYS = List.of("auth", "password", "identityfile", "identity_file",
             "identity_files", "proxyjump", "proxy_jump", "host_key_check", "known_hosts", "ssh_config",
             "connect_timeout", "home");
+    /** The keys the real slurm batch scheduler reads or declares beyond core's (SlurmSettings.validate). */
+    static final List<String> SLURM_KEYS = List.of("partition", "account", "qos", "constraint", "extra_args",
+            "gpu_vram", "max_jobs", "burst", "gres", "slurm_timeout", "slurm_conf");
     /** The keys the real alert sinks read under queue.notify. */
     static final List<String> SINK_KEYS = List.of("log", "desktop", "command", "webhook");
 
     /**
-     * spread and pack, ssh and local, nvidia-smi and wsl, and one alert sink, checking nothing and
-     * knowing the keys the real plugins of those names know: ssh its own, local and the probes none,
-     * the sink every built-in sink's.
+     * spread and pack, ssh and local, nvidia-smi and wsl, one alert sink and the slurm batch
+     * scheduler, checking nothing and knowing the keys the real plugins of those names know: ssh its
+     * own, local and the probes none, the sink every built-in sink's, slurm its own.
      */
     static PluginRegistry builtinNames() {
         return registry(section -> { }, (kind, name) -> kind == PluginKind.TRANSPORT && name.equals("ssh") ? SSH_KEYS
-                : kind == PluginKind.ALERT_SINK ? SINK_KEYS : List.of());
+                : kind == PluginKind.ALERT_SINK ? SINK_KEYS : kind == PluginKind.BATCH_SCHEDULER ? SLURM_KEYS
+                : List.of());
     }
 
-    /** The same names; every transport, probe and sink hands its section to {@code check} and knows every key in it. */
+    /**
+     * The same names; every transport, probe, sink and batch scheduler hands its section to
+     * {@code check} and knows every key in it.
+     */
     static PluginRegistry registry(Consumer<ConfigSection> check) {
         return registry(check.andThen(section -> section.know(section.keys().toArray(String[]::new))),
                 (kind, name) -> List.of());
@@ -68,6 +77,8 @@ final class StubPlugins {
         }
         entries.add(new PluginEntry(new Stub("log", PluginKind.ALERT_SINK,
                 knowing(check, keys.apply(PluginKind.ALERT_SINK, "log"))), "test"));
+        entries.add(new PluginEntry(new Stub("slurm", PluginKind.BATCH_SCHEDULER,
+                knowing(check, keys.apply(PluginKind.BATCH_SCHEDULER, "slurm"))), "test"));
         return PluginRegistry.of(entries);
     }
 
@@ -77,7 +88,7 @@ final class StubPlugins {
 
     /** One factory of every kind; the registry files it under {@code kind}. */
     private record Stub(String name, PluginKind kind, Consumer<ConfigSection> check)
-            implements TransportFactory, ProbeFactory, AlertSinkFactory, PlacementPolicyFactory {
+            implements TransportFactory, ProbeFactory, AlertSinkFactory, PlacementPolicyFactory, BatchSchedulerFactory {
 
         @Override
         public void validate(ConfigSection section) {
@@ -101,6 +112,11 @@ final class StubPlugins {
 
         @Override
         public PlacementPolicy create() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public BatchScheduler create(Map<String, Object> entry) {
             throw new UnsupportedOperationException();
         }
     }

@@ -13,14 +13,15 @@ import nvidb.core.api.JobState;
 import nvidb.core.api.LaneRecord;
 import nvidb.core.api.NodeRecord;
 import nvidb.core.api.NodeState;
+import nvidb.core.config.NodeKind;
 import nvidb.core.config.ServerConfig;
 import org.junit.jupiter.api.Test;
 
 /** The one lane rule: lane, then node, then cards, then head; the first reason wins. */
 class LaneReadinessTest {
     private static final Instant T = Instant.parse("2026-12-03T10:00:00Z");
-    private static final ServerConfig BOX = new ServerConfig("box", "box", 22, null, null, "ssh", null, null, null,
-            Map.of());
+    private static final ServerConfig BOX = new ServerConfig("box", "box", 22, null, null,
+            new NodeKind.Workstation("ssh"), null, null, null, Map.of());
 
     @Test
     void theLaneAndItsNodeAreCheckedInOrder() {
@@ -43,7 +44,8 @@ class LaneReadinessTest {
         assertNull(LaneReadiness.cardsUnusable(lane, List.of(0, 1), BOX));
         assertEquals("node box has no GPU 1 (the last probe saw none)",
                 LaneReadiness.cardsUnusable(lane, List.of(), BOX));
-        ServerConfig onlyZero = new ServerConfig("box", "box", 22, null, List.of(0), "ssh", null, null, null, Map.of());
+        ServerConfig onlyZero = new ServerConfig("box", "box", 22, null, List.of(0), new NodeKind.Workstation("ssh"),
+                null, null, null, Map.of());
         assertEquals("GPU 1 of node box is not in its gpu_ids allowlist [0]",
                 LaneReadiness.cardsUnusable(lane, List.of(0, 1), onlyZero));
     }

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -12,6 +13,7 @@ import nvidb.core.api.Alert;
 import nvidb.core.api.Event;
 import nvidb.core.api.Job;
 import nvidb.core.api.PluginEntry;
+import nvidb.core.config.NodeKind;
 import nvidb.core.config.QueueConfig;
 import nvidb.core.config.QueueSettings;
 import nvidb.core.config.ServerConfig;
@@ -42,15 +44,30 @@ final class PassFixture implements AutoCloseable {
     private volatile boolean reachable = true;
 
     PassFixture(Path dir) {
+        this(dir, List.of(), List.of());
+    }
+
+    /**
+     * With {@code more} nodes after {@code box} (a batch partition's login may be {@code test-sh},
+     * the same real sh), and {@code plugins} beside the fixture's own.
+     */
+    PassFixture(Path dir, List<ServerConfig> more, List<PluginEntry> plugins) {
         store = Store.open(dir.resolve("queue.db"));
-        ServerConfig box = new ServerConfig(NODE, "localhost", 22, null, null, "test-sh", null, null,
-                dir.resolve("jobs").toString(), Map.of());
-        config = new QueueConfig(QueueSettings.defaults(), List.of(box), null);
-        nodes = new NodeConnections(config, PluginRegistry.of(List.of(
-                new PluginEntry(new ShFactory(), "test"), new PluginEntry(new NoGpuProbe(), "test"))));
+        ServerConfig box = new ServerConfig(NODE, "localhost", 22, null, null, new NodeKind.Workstation("test-sh"),
+                null, null, dir.resolve("jobs").toString(), Map.of());
+        List<ServerConfig> servers = new ArrayList<>(List.of(box));
+        servers.addAll(more);
+        config = new QueueConfig(QueueSettings.defaults(), servers, null);
+        List<PluginEntry> entries = new ArrayList<>(List.of(new PluginEntry(new ShFactory(), "test"),
+                new PluginEntry(new NoGpuProbe(), "test")));
+        entries.addAll(plugins);
+        nodes = new NodeConnections(config, PluginRegistry.of(entries));
         lifecycle = new JobLifecycle(store);
         store.db.write(() -> {
-            store.nodes.upsertConfigured(NODE, "localhost", 22, null, 0);
+            int order = 0;
+            for (ServerConfig s : servers) {
+                store.nodes.upsertConfigured(s.name(), s.hostname(), s.port(), null, order++);
+            }
             return null;
         });
     }

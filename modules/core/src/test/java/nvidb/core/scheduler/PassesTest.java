@@ -1,6 +1,7 @@
 package nvidb.core.scheduler;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -107,8 +108,7 @@ class PassesTest {
                 alive, dir(alive, true, null, null, null, null, "epoch 3/10"));
         List<Job> running = List.of(f.find(ok), f.find(bad), f.find(gone), f.find(alive));
         NodeReport report = new NodeReport("Linux", "/root", Map.of(), "", dirs);
-        NodeRefreshPass.Observation o = new NodeRefreshPass.Observation(node(), running, List.of(), report, null, null,
-                Map.of());
+        Observation.Reached o = new Observation.Reached(node(), running, List.of(), report, null, Map.of());
         TickSummary.Builder summary = new TickSummary.Builder();
         Launcher launcher = launcher();
 
@@ -133,8 +133,7 @@ class PassesTest {
         NodeReport.JobDirState killed = new NodeReport.JobDirState(id, null, null, false, null, null, null, true, null,
                 null, "Terminated\n", 10L);
         NodeReport report = new NodeReport("Linux", "/root", Map.of(), "", Map.of(id, killed));
-        NodeRefreshPass.Observation o = new NodeRefreshPass.Observation(node(), List.of(f.find(id)), List.of(), report,
-                null, null, Map.of());
+        Observation.Reached o = new Observation.Reached(node(), List.of(f.find(id)), List.of(), report, null, Map.of());
         TickSummary.Builder summary = new TickSummary.Builder();
         new SettlePass(f.store, f.lifecycle, launcher()).run(o, Map.of(), summary);
         assertEquals(JobState.TIMEOUT, f.find(id).state());
@@ -151,9 +150,10 @@ class PassesTest {
         NodeRefreshPass refresh = new NodeRefreshPass(f.store, f.config, f.nodes, new NodeKills(f.nodes));
         for (int pass = 0; pass < 2; pass++) {
             TickSummary.Builder summary = new TickSummary.Builder();
-            for (NodeRefreshPass.Observation o : refresh.probe(summary)) {
-                assertTrue(o.unreachable().contains("No route to host"), o.unreachable());
-                refresh.markDown(o, summary);
+            for (Observation o : refresh.probe(summary)) {
+                Observation.Unreachable down = assertInstanceOf(Observation.Unreachable.class, o);
+                assertTrue(down.reason().contains("No route to host"), down.reason());
+                refresh.markDown(down, summary);
             }
             TickSummary s = summary.build();
             assertEquals(1, s.nodesDown());

@@ -3,12 +3,13 @@ package nvidb.spi.batch;
 import java.util.List;
 
 /**
- * A node whose own scheduler places jobs (a Slurm partition): nvidb hands a job over with one
- * submission and learns its fate from the batch system, never by starting processes itself. Each
- * method returns POSIX sh that core runs through the node's transport (the batch system's login),
- * inside a script of its own, as the body of a function; core quotes its own values and the
- * plugin quotes its own. A transport factory offers one with
- * {@link nvidb.spi.transport.TransportFactory#batchScheduler}.
+ * The scheduler of a batch node (a Slurm partition): nvidb hands a job over with one submission
+ * and learns its fate from the batch system, never by starting processes itself. Each method
+ * returns POSIX sh that core runs on the batch system's login host, through the transport it
+ * opened there ({@link BatchSchedulerFactory}), inside a script of its own, as the body of a
+ * function: so a pass still costs one round trip per node, and core keeps the run directory,
+ * the adoption of an earlier submission and the job's files to itself. Core quotes its own values
+ * and the plugin quotes its own. {@link BatchSchedulerFactory#create} makes one per node.
  */
 public interface BatchScheduler {
 

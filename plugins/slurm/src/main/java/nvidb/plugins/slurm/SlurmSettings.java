@@ -8,17 +8,17 @@ import nvidb.spi.config.ConfigSection;
 import nvidb.spi.config.ConfigValue;
 
 /**
- * A {@code transport: slurm} server entry's own keys.
+ * A {@code transport: slurm} server entry's own keys (its {@code login:} is core's).
  *
  * @param extraArgs    further {@code sbatch} arguments, each one word
  * @param gpuVramMb    memory of one GPU there in MiB, 0 when not given
  * @param clientTimeoutS the limit of each call of a Slurm client (a dead slurmctld makes them hang)
  * @param slurmConf    the clients' configuration file ({@code SLURM_CONF}) when not the login's default, else null
  */
-record SlurmSettings(String login, String partition, String account, String qos, String constraint,
+record SlurmSettings(String partition, String account, String qos, String constraint,
                      List<String> extraArgs, long gpuVramMb, int maxJobs, boolean burst, String gres,
                      int clientTimeoutS, String slurmConf) {
-    static final String[] KEYS = {"login", "partition", "account", "qos", "constraint", "extra_args", "gpu_vram",
+    static final String[] KEYS = {"partition", "account", "qos", "constraint", "extra_args", "gpu_vram",
         "max_jobs", "burst", "gres", "slurm_timeout", "slurm_conf"};
 
     SlurmSettings {
@@ -28,7 +28,6 @@ record SlurmSettings(String login, String partition, String account, String qos,
     /** Checks the entry when configuration loads; errors name the file, line and key. */
     static void validate(ConfigSection s) {
         s.know(KEYS);
-        s.oneOf("login", "ssh", "ssh", "local");
         String partition = s.string("partition", null);
         if (partition == null || partition.isBlank()) {
             throw s.error("partition", "is missing: a slurm server needs the partition its jobs go to (partition: gpu)");
@@ -71,7 +70,7 @@ record SlurmSettings(String login, String partition, String account, String qos,
             args.addAll(List.of(text.strip().split("\\s+")));
         }
         Object vram = o.get("gpu_vram");
-        return new SlurmSettings(text(o, "login", "ssh"), text(o, "partition", ""), text(o, "account", null),
+        return new SlurmSettings(text(o, "partition", ""), text(o, "account", null),
                 text(o, "qos", null), text(o, "constraint", null), args, vram == null ? 0 : Math.max(0, sizeMb(vram)),
                 (int) number(o, "max_jobs", 0), Boolean.TRUE.equals(o.get("burst")), text(o, "gres", "gpu"),
                 (int) number(o, "slurm_timeout", 20), text(o, "slurm_conf", null));

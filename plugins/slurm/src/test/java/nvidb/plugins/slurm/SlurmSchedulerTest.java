@@ -4,12 +4,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.ServiceLoader;
+import nvidb.spi.PluginFactory;
+import nvidb.spi.PluginKind;
+import nvidb.spi.batch.BatchLimits;
 import nvidb.spi.batch.BatchPhase;
 import nvidb.spi.batch.BatchPoll;
+import nvidb.spi.batch.BatchScheduler;
+import nvidb.spi.batch.BatchSchedulerFactory;
 import nvidb.spi.batch.BatchSubmission;
 import nvidb.spi.config.ConfigException;
+import nvidb.spi.transport.TransportFactory;
 import nvidb.testkit.ConfigSections;
 import org.junit.jupiter.api.Test;
 
@@ -80,18 +88,28 @@ class SlurmSchedulerTest {
     }
 
     @Test
-    void anEntryWithoutAPartitionOrWithAWrongLoginIsRefusedNamingTheKey() {
-        SlurmTransportFactory f = new SlurmTransportFactory();
+    void anEntryWithoutAPartitionOrWithAWrongSizeIsRefusedNamingTheKey() {
+        SlurmSchedulerFactory f = new SlurmSchedulerFactory();
         ConfigException e = assertThrows(ConfigException.class, () -> f.validate(ConfigSections.section("servers[0]",
                 "queue.yml", 3, "transport", "slurm", "login", "local")));
         assertTrue(e.getMessage().contains("partition"), e.getMessage());
         e = assertThrows(ConfigException.class, () -> f.validate(ConfigSections.section("servers[0]", "queue.yml", 3,
-                "transport", "slurm", "login", "telnet", "partition", "gpu")));
-        assertTrue(e.getMessage().contains("login"), e.getMessage());
-        e = assertThrows(ConfigException.class, () -> f.validate(ConfigSections.section("servers[0]", "queue.yml", 3,
                 "transport", "slurm", "partition", "gpu", "gpu_vram", "lots")));
         assertTrue(e.getMessage().contains("gpu_vram") && e.getMessage().contains("line 5"), e.getMessage());
         assertEquals(81920, SlurmSettings.sizeMb("80G"));
-        assertEquals("ssh", f.login(Map.of("partition", "gpu")).orElseThrow(), "login: ssh is the default");
+    }
+
+    @Test
+    void itIsABatchSchedulerNamedSlurmFoundByServiceLoaderAndNoTransport() {
+        List<PluginFactory> found = new ArrayList<>();
+        ServiceLoader.load(BatchSchedulerFactory.class).forEach(found::add);
+        ServiceLoader.load(TransportFactory.class).forEach(found::add);
+        assertEquals(1, found.size(), found.toString());
+        assertEquals("slurm", found.getFirst().name());
+        assertEquals(PluginKind.BATCH_SCHEDULER, found.getFirst().kind());
+        BatchScheduler s = ((BatchSchedulerFactory) found.getFirst()).create(Map.of("partition", "gpu", "max_jobs", 4L,
+                "burst", true, "gpu_vram", "80G"));
+        assertEquals("slurm", s.system());
+        assertEquals(new BatchLimits(81920, 4, true), s.limits());
     }
 }

@@ -1,18 +1,15 @@
 package nvidb.plugins.slurm;
 
 import java.util.Map;
-import java.util.Optional;
 import nvidb.spi.batch.BatchScheduler;
+import nvidb.spi.batch.BatchSchedulerFactory;
 import nvidb.spi.config.ConfigSection;
-import nvidb.spi.transport.NodeAddress;
-import nvidb.spi.transport.Transport;
-import nvidb.spi.transport.TransportFactory;
 
 /**
  * {@code transport: slurm}: a Slurm partition as one node. Its scripts run on the cluster's login,
- * reached through another transport: {@code login: ssh} (the default; host, user, port and keys as
- * for any ssh node, {@code ~/.ssh/config} honoured) or {@code login: local} (this host has the
- * Slurm clients). Its own keys:
+ * through the transport the entry's {@code login:} names and core opens: {@code ssh} (the default;
+ * host, user, port and keys as for any ssh node, {@code ~/.ssh/config} honoured) or {@code local}
+ * (this host has the Slurm clients). Its own keys:
  * <ul>
  *   <li>{@code partition} (required): where jobs go ({@code sbatch --partition}).</li>
  *   <li>{@code account}, {@code qos}, {@code constraint}: passed to sbatch when given;
@@ -28,7 +25,7 @@ import nvidb.spi.transport.TransportFactory;
  * {@code job_root} must be on the cluster's shared filesystem: run.sh, its output and its exit
  * code are written there on the compute node and read on the login.
  */
-public final class SlurmTransportFactory implements TransportFactory {
+public final class SlurmSchedulerFactory implements BatchSchedulerFactory {
 
     @Override
     public String name() {
@@ -41,25 +38,7 @@ public final class SlurmTransportFactory implements TransportFactory {
     }
 
     @Override
-    public Optional<String> login(Map<String, Object> entry) {
-        Object login = entry.get("login");
-        return Optional.of(login == null ? "ssh" : String.valueOf(login));
-    }
-
-    /** A slurm node is always reached through its login: core opens that and calls {@link #open(NodeAddress, Transport)}. */
-    @Override
-    public Transport open(NodeAddress address) {
-        throw new IllegalStateException("a slurm node is reached through its login transport (login: ssh or local)");
-    }
-
-    /** The login transport runs every script: sbatch, squeue and scancel are the login's commands. */
-    @Override
-    public Transport open(NodeAddress address, Transport login) {
-        return login;
-    }
-
-    @Override
-    public Optional<BatchScheduler> batchScheduler(NodeAddress address) {
-        return Optional.of(new SlurmScheduler(SlurmSettings.of(address.options())));
+    public BatchScheduler create(Map<String, Object> entry) {
+        return new SlurmScheduler(SlurmSettings.of(entry));
     }
 }
