@@ -7,6 +7,7 @@ import nvidb.core.api.NvidbException;
 import nvidb.core.view.EventView;
 import nvidb.core.view.QueueDocuments;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "events", mixinStandardHelpOptions = true, description = {
@@ -22,6 +23,9 @@ public final class QueueEvents extends BaseCommand {
     @Option(names = {"-n", "--number"}, paramLabel = "N", description = "At most N events (default 50).")
     int number = 50;
 
+    @Mixin
+    TickOptions tick;
+
     /** Reads each event's data in its JSON document. */
     @Override
     protected boolean readsStoredJson() {
@@ -35,6 +39,7 @@ public final class QueueEvents extends BaseCommand {
         }
         Long sinceId = since == null ? null : parseSince(since);
         Long jobId = job == null ? null : Ids.parse(job);
+        service().tick(tick.onRequest());
         JobQueries.EventPage page = service().jobQueries().events(sinceId, jobId, number);
         if (json()) {
             out().document(new QueueDocuments.Events(page.events().stream().map(EventView::of).toList(), page.lastId()));

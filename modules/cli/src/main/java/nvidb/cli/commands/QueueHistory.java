@@ -5,6 +5,7 @@ import nvidb.core.api.History;
 import nvidb.core.api.NvidbException;
 import nvidb.core.view.HistoryDocuments;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code nvidb queue history}: what the passes recorded of a GPU, or of the queue. */
@@ -20,9 +21,13 @@ public final class QueueHistory extends BaseCommand {
     @Option(names = "--range", paramLabel = "RANGE", defaultValue = "1h", description = "1h, 1d or 7d (default 1h).")
     String range;
 
+    @Mixin
+    TickOptions tick;
+
     @Override
     protected int execute() {
         History.Range r = History.Range.of(range);
+        service().tick(tick.onRequest());
         Object doc;
         List<?> samples;
         if (gpu == null) {
