@@ -125,7 +125,7 @@ class DoctorTest {
 
     @Test
     void healthyQueuePassesThenAStoppedSshdFailsItsNode() throws Exception {
-        assumeTrue(SshdFixture.available(), "openssh-server is not installed (CI installs it)");
+        assumeTrue(SshdFixture.available(), SshdFixture.MISSING);
         config(tmp.resolve("local-jobs").toString(), true);
         cli.json("queue", "backup");
         daemon = DaemonProcess.start(cli, "--interval", "30");
@@ -222,7 +222,7 @@ class DoctorTest {
 
     @Test
     void aClientOfAQueueHostChecksThatTheHostAnswersWithACompatibleNvidb() throws Exception {
-        assumeTrue(SshdFixture.available(), "openssh-server is not installed (CI installs it)");
+        assumeTrue(SshdFixture.available(), SshdFixture.MISSING);
         try (QueueHostFixture f = new QueueHostFixture(tmp)) {
             cli = f.client;
             Report idle = doctor(); // the host answers, but nothing keeps its queue moving: advice
