@@ -15,6 +15,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import nvidb.testkit.HostTools;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -89,8 +90,11 @@ class PackagesIT {
 
     @Test
     void debInstallsRunsAJobAndRemovesEveryFileItInstalled() throws Exception {
+        // package.sh builds the .deb only where dpkg-deb is (Debian package dpkg).
+        assumeTrue(HostTools.installed("dpkg-deb"), HostTools.missing("dpkg-deb", "dpkg"));
+        assumeTrue(HostTools.installed("man"), HostTools.missing("man", "man-db"));
+        assumeTrue("root".equals(System.getProperty("user.name")), "dpkg -i needs root (./run-tests as root, as CI runs it)");
         Path deb = only("nvidb_*.deb");
-        assumeTrue("root".equals(System.getProperty("user.name")), "dpkg -i needs root (CI runs as root)");
         assumeTrue(run(Map.of(), "dpkg", "-s", "nvidb").exit() != 0, "an nvidb package is installed here already");
         ok(Map.of(), "dpkg", "-i", deb.toString());
         List<String> installed;
@@ -171,7 +175,8 @@ class PackagesIT {
     void sha256sumsHoldsForBothPackages() throws Exception {
         Path sums = target().resolve("SHA256SUMS");
         List<String> lines = Files.readAllLines(sums);
-        assertEquals(2, lines.size(), lines.toString());
+        // The tarball, and the .deb where dpkg-deb built one.
+        assertEquals(HostTools.installed("dpkg-deb") ? 2 : 1, lines.size(), lines.toString());
         assertTrue(lines.stream().anyMatch(l -> l.endsWith("  nvidb-" + VERSION + "-linux-x64.tar.gz"))
                 || lines.stream().anyMatch(l -> l.contains("  nvidb-" + VERSION + "-linux-")), lines.toString());
         Ran check = run(Map.of(), "sh", "-c", "cd \"$0\" && sha256sum -c SHA256SUMS", target().toString());

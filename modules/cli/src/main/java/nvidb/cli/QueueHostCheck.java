@@ -66,7 +66,7 @@ final class QueueHostCheck {
                     "run nvidb doctor on " + host.host() + " itself");
         }
         if (code != 0) { // keeper status exits 1 while nothing keeps the queue moving
-            return HealthCheck.fail(NAME, where + " answers and runs a compatible nvidb, but nothing keeps its queue"
+            return HealthCheck.warn(NAME, where + " answers and runs a compatible nvidb, but nothing keeps its queue"
                     + " moving (no daemon, no keeper up there)", "on " + host.host() + ": nvidb queue keeper install"
                     + " --start");
         }

@@ -18,6 +18,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import nvidb.testkit.HostTools;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,8 +54,8 @@ class BrokenFilesTest {
     private Cli.Result runWithoutOverride(String... args) throws Exception {
         List<String> command = new ArrayList<>();
         if ("root".equals(System.getProperty("user.name"))) {
-            assumeTrue(Files.isExecutable(Path.of("/usr/bin/setpriv")), "setpriv (util-linux) is needed to drop root's"
-                    + " CAP_DAC_OVERRIDE for the read-only database test");
+            assumeTrue(Files.isExecutable(Path.of("/usr/bin/setpriv")), HostTools.missing("/usr/bin/setpriv",
+                    "util-linux") + ": it drops root's CAP_DAC_OVERRIDE for the read-only database test");
             command.addAll(List.of("/usr/bin/setpriv", "--bounding-set", "-dac_override,-dac_read_search", "--"));
         }
         command.addAll(cli.javaCommand());

@@ -2,6 +2,7 @@ package nvidb.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -15,6 +16,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import nvidb.cli.completion.CommandTree;
 import nvidb.cli.output.Output;
+import nvidb.testkit.HostTools;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,6 +27,7 @@ import picocli.CommandLine;
  * script non-interactively and completes typed words as a Tab would (its completion function,
  * COMP_WORDS set as readline sets them); fish completes with {@code complete -C}; zsh loads the
  * function file. Job ids and node names come from the queue through an {@code nvidb} on PATH.
+ * A shell that is not installed skips its own test, naming its Debian package.
  */
 class CompletionScriptsTest {
     @TempDir
@@ -50,6 +53,11 @@ class CompletionScriptsTest {
         Path file = tmp.resolve("completion." + shell);
         Files.writeString(file, r.out());
         return file;
+    }
+
+    /** Skips the test where {@code shell} is not installed (each shell is its own Debian package). */
+    private static void needs(String shell) {
+        assumeTrue(HostTools.installed(shell), HostTools.missing(shell, shell));
     }
 
     /** Runs a shell with {@code args}; returns stdout, failing on a non-zero exit. */
@@ -94,6 +102,7 @@ class CompletionScriptsTest {
 
     @Test
     void bashCompletesCommandsOptionsAndTheQueuesIdsAndNodes() throws Exception {
+        needs("bash");
         Path script = script("bash");
         cli.json("job", "submit", "--gpus", "0", "--no-tick", "--", "true");
         cli.json("job", "submit", "--gpus", "0", "--no-tick", "--", "true");
@@ -134,6 +143,7 @@ class CompletionScriptsTest {
 
     @Test
     void fishCompletesFromItsScript() throws Exception {
+        needs("fish");
         Path script = script("fish");
         cli.json("job", "submit", "--gpus", "0", "--no-tick", "--", "true");
         String out = run(List.of("fish", "--no-config", "-c", "source $argv[1]; complete -C 'nvidb job sub'; echo ==;"
@@ -148,6 +158,7 @@ class CompletionScriptsTest {
 
     @Test
     void zshLoadsItsFunctionFile() throws Exception {
+        needs("zsh");
         Path script = script("zsh");
         Path fpath = Files.createDirectories(tmp.resolve("zfunc"));
         Files.copy(script, fpath.resolve("_nvidb"));

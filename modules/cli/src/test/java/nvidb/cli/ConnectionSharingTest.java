@@ -34,7 +34,7 @@ class ConnectionSharingTest {
 
     @BeforeEach
     void setUp() throws IOException {
-        assumeTrue(SshdFixture.available(), "needs OpenSSH's sshd");
+        assumeTrue(SshdFixture.available(), SshdFixture.MISSING);
         fixture = new QueueHostFixture(tmp);
     }
 

@@ -64,7 +64,7 @@ class DaemonSoakTest {
     @Test
     @Timeout(value = 2, unit = TimeUnit.HOURS) // bench/daemon-soak.sh runs it for 30 minutes
     void churnAndFlakyNodesSettleEveryJobOnce() throws Exception {
-        assumeTrue(SshdFixture.available(), "openssh-server is not installed (CI installs it)");
+        assumeTrue(SshdFixture.available(), SshdFixture.MISSING);
         long seconds = Long.getLong("nvidb.soak.seconds", 120);
         Cli cli = new Cli(tmp);
         StringBuilder y = new StringBuilder("queue:\n  tick_min_interval: 0.5\n  probe_timeout: 10\n  launch_timeout: 15\n"

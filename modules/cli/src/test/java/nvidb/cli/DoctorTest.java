@@ -27,8 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code nvidb doctor} against real things: a local node and a node behind a real sshd on
  * loopback, each with a fake nvidia-smi; a real daemon; real backups. A healthy queue passes
- * every check; a stopped sshd, a job_root that cannot be written, a typo in the configuration and
- * a stale backup each fail their own line, with what to do, and exit 1.
+ * every check; a fresh one (no daemon, no backup) passes with two warnings, and a stale backup
+ * warns; a stopped sshd, a job_root that cannot be written, a typo in the configuration and a
+ * keeper that is installed but down each fail their own line, with what to do, and exit 1.
  */
 class DoctorTest {
     @TempDir
@@ -97,6 +98,8 @@ class DoctorTest {
         for (JsonNode c : doc.path("checks")) {
             checks.put(c.path("name").asText(), c);
             assertTrue(c.has("detail") && c.has("fix") && c.has("ok"), c.toString());
+            assertTrue(List.of("ok", "warn", "fail").contains(c.path("level").asText()), c.toString());
+            assertEquals(!c.path("level").asText().equals("fail"), c.path("ok").asBoolean(), c.toString());
         }
         assertEquals(doc.path("ok").asBoolean() ? 0 : 1, r.exit(), r.toString());
         return new Report(r.exit(), doc, checks);
@@ -106,13 +109,23 @@ class DoctorTest {
         assertEquals(1, report.exit(), report.doc().toString());
         JsonNode c = report.check(name);
         assertFalse(c.path("ok").asBoolean(), c.toString());
+        assertEquals("fail", c.path("level").asText(), c.toString());
         assertTrue(c.path("detail").asText().contains(detailPart), c.toString());
         assertFalse(c.path("fix").asText().isBlank(), "a failed check says what to do: " + c);
     }
 
+    /** A warning: the check is ok (advice), says what to do, and on its own leaves the exit 0. */
+    private static void warns(Report report, String name, String detailPart) {
+        JsonNode c = report.check(name);
+        assertEquals("warn", c.path("level").asText(), c.toString());
+        assertTrue(c.path("ok").asBoolean(), c.toString());
+        assertTrue(c.path("detail").asText().contains(detailPart), c.toString());
+        assertFalse(c.path("fix").asText().isBlank(), "a warning says what to do: " + c);
+    }
+
     @Test
     void healthyQueuePassesThenAStoppedSshdFailsItsNode() throws Exception {
-        assumeTrue(SshdFixture.available(), "openssh-server is not installed (CI installs it)");
+        assumeTrue(SshdFixture.available(), SshdFixture.MISSING);
         config(tmp.resolve("local-jobs").toString(), true);
         cli.json("queue", "backup");
         daemon = DaemonProcess.start(cli, "--interval", "30");
@@ -126,6 +139,7 @@ class DoctorTest {
         assertTrue(healthy.check("node s1 gpus").path("detail").asText().startsWith("2 GPU(s)"), healthy.doc().toString());
         assertTrue(healthy.check("daemon").path("detail").asText().contains("pid " + daemon.pid()),
                 healthy.doc().toString());
+        healthy.checks().values().forEach(c -> assertEquals("ok", c.path("level").asText(), c.toString()));
         Cli.Result text = cli.run("doctor");
         assertEquals(0, text.exit(), text.toString());
         assertEquals(13, text.out().lines().filter(l -> l.startsWith("✔ ")).count(), text.out());
@@ -163,30 +177,59 @@ class DoctorTest {
     }
 
     @Test
-    void aStaleBackupFailsItsLine() throws Exception {
+    void aFreshInstallPassesWithTwoWarningsAStaleBackupWarnsAndAKeeperThatIsDownFails() throws Exception {
         config(tmp.resolve("local-jobs").toString(), false);
-        Report none = doctor();
-        failsWith(none, "backup", "no backup of this queue was taken yet");
+        Report fresh = doctor();
+        assertEquals(0, fresh.exit(), fresh.doc().toPrettyString());
+        assertTrue(fresh.doc().path("ok").asBoolean(), fresh.doc().toString());
+        warns(fresh, "daemon", "nothing keeps the queue moving: no queue daemon and no keeper");
+        assertEquals("nvidb queue keeper install --start", fresh.check("daemon").path("fix").asText());
+        warns(fresh, "backup", "no backup of this queue was taken yet");
         assertEquals("nvidb queue backup; queue.backup.enabled: true in queue.yml has the daemon take one every"
-                + " interval_hours", none.check("backup").path("fix").asText());
+                + " interval_hours", fresh.check("backup").path("fix").asText());
+        assertEquals(List.of("daemon", "backup"), fresh.checks().values().stream()
+                .filter(c -> !c.path("level").asText().equals("ok")).map(c -> c.path("name").asText()).toList());
+        Cli.Result text = cli.run("doctor");
+        assertEquals(0, text.exit(), text.toString());
+        List<String> lines = text.out().lines().toList();
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("! daemon: nothing keeps the queue moving")), text.out());
+        assertTrue(lines.contains("    fix: nvidb queue keeper install --start"), text.out());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("! backup: no backup")), text.out());
+        assertEquals(7, lines.stream().filter(l -> l.startsWith("✔ ")).count(), text.out());
+        assertEquals(0, lines.stream().filter(l -> l.startsWith("✘ ")).count(), text.out());
 
         cli.json("queue", "backup");
-        assertTrue(doctor().check("backup").path("ok").asBoolean());
+        assertEquals("ok", doctor().check("backup").path("level").asText());
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + cli.database());
              PreparedStatement s = c.prepareStatement("UPDATE meta SET value = ? WHERE key = 'last_backup_at'")) {
             s.setString(1, Instant.now().minus(Duration.ofDays(9)).toString());
             assertEquals(1, s.executeUpdate());
         }
-        failsWith(doctor(), "backup", "9 d ago: older than 7 d");
+        Report stale = doctor();
+        warns(stale, "backup", "9 d ago: older than 7 d");
+        assertEquals(0, stale.exit(), stale.doc().toString());
+
+        // A keeper set up to keep a daemon running that does not: what was set up is broken.
+        cli.json("queue", "keeper", "install", "--nvidb", "/bin/true");
+        Report down = doctor();
+        failsWith(down, "daemon", "the shell keeper is down");
+        assertEquals("nvidb queue keeper ensure", down.check("daemon").path("fix").asText());
+        assertFalse(down.doc().path("ok").asBoolean(), down.doc().toString());
+        Cli.Result failed = cli.run("doctor");
+        assertEquals(1, failed.exit(), failed.toString());
+        assertTrue(failed.out().lines().anyMatch(l -> l.startsWith("✘ daemon: ")), failed.out());
     }
 
     @Test
     void aClientOfAQueueHostChecksThatTheHostAnswersWithACompatibleNvidb() throws Exception {
-        assumeTrue(SshdFixture.available(), "openssh-server is not installed (CI installs it)");
+        assumeTrue(SshdFixture.available(), SshdFixture.MISSING);
         try (QueueHostFixture f = new QueueHostFixture(tmp)) {
+            cli = f.client;
+            Report idle = doctor(); // the host answers, but nothing keeps its queue moving: advice
+            warns(idle, "queue host", "nothing keeps its queue moving");
+            assertEquals(0, idle.exit(), idle.doc().toString());
             daemon = DaemonProcess.start(f.host, "--interval", "30");
             daemon.awaitFirstPass();
-            cli = f.client;
             Report healthy = doctor();
             assertEquals(List.of("configuration", "queue host"), List.copyOf(healthy.checks().keySet()));
             assertEquals(0, healthy.exit(), healthy.doc().toString());

@@ -3,6 +3,7 @@ package nvidb.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,7 +13,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import nvidb.testkit.HostTools;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -21,9 +24,17 @@ import org.junit.jupiter.api.Timeout;
  * queue host: the host's queue on the screen, the keys reaching it, its exit code coming back.
  */
 class ForwardedTuiTest extends QueueHostTest {
+    private boolean tmuxInstalled;
+
+    @BeforeEach
+    void needsTmux() {
+        tmuxInstalled = HostTools.installed("tmux");
+        assumeTrue(tmuxInstalled, HostTools.missing("tmux", "tmux"));
+    }
+
     @AfterEach
     void stopTmux() throws Exception {
-        if (q != null) {
+        if (q != null && tmuxInstalled) {
             tmux("kill-server");
         }
     }

@@ -16,7 +16,7 @@ abstract class QueueHostTest {
 
     @BeforeEach
     void startQueueHost() throws Exception {
-        assumeTrue(SshdFixture.available(), "openssh-server is not installed (CI installs it)");
+        assumeTrue(SshdFixture.available(), SshdFixture.MISSING);
         q = new QueueHostFixture(tmp);
     }
 

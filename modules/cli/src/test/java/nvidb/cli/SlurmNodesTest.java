@@ -35,7 +35,7 @@ class SlurmNodesTest {
 
     @BeforeAll
     static void startSlurm() {
-        assumeTrue(SlurmFixture.available(), "slurm-wlm and munge are not installed, or not root (CI installs them)");
+        assumeTrue(SlurmFixture.available(), SlurmFixture.unavailable());
         slurm = SlurmFixture.start(shared.resolve("slurm"), 2);
         System.out.println("slurm fixture started in " + slurm.startTime().toMillis() + " ms");
     }
@@ -245,7 +245,7 @@ class SlurmNodesTest {
 
     @Test
     void theLoginOverSshAndACancelOwedWhileItIsUnreachable() throws Exception {
-        assumeTrue(SshdFixture.available(), "openssh-server is not installed (CI installs it)");
+        assumeTrue(SshdFixture.available(), SshdFixture.MISSING);
         try (SshdFixture sshd = SshdFixture.launch()) {
             Files.writeString(tmp.resolve("known_hosts"), sshd.hostKeyLine() + "\n");
             config("", cluster("    login: ssh\n    hostname: 127.0.0.1\n    port: " + sshd.port() + "\n"

@@ -14,7 +14,7 @@ class SshLaneRunnerTest extends LaneRunnerScenarios {
 
     @Override
     void startNode() {
-        assumeTrue(SshdFixture.available(), "openssh-server is not installed (CI installs it)");
+        assumeTrue(SshdFixture.available(), SshdFixture.MISSING);
         sshd = SshdFixture.launch();
     }
 

@@ -40,7 +40,7 @@ class SshNodesTest {
 
     @BeforeEach
     void setUp() {
-        assumeTrue(SshdFixture.available(), "openssh-server is not installed (CI installs it)");
+        assumeTrue(SshdFixture.available(), SshdFixture.MISSING);
         cli = new Cli(tmp);
     }
 

@@ -133,12 +133,17 @@ class SweepCommandsTest {
                 "%s\\n", "{v}");
         JsonNode shell = cli.json("job", "sweep", "--gpus", "0", "--params-file", params.toString(), "--",
                 "printf '<%s>\\n' {v} \"[{v}]\" '({v})'");
+        // No placeholder: the shell reads the value from the run's environment, never as its text.
+        JsonNode env = cli.json("job", "sweep", "--gpus", "0", "--params-file", params.toString(), "--", "sh", "-c",
+                "printf '%s\\n' \"$NVIDB_PARAM_V\"");
         assertEquals(0, waitSweep(words.path("sweep").path("id").asLong()).exit());
         assertEquals(0, waitSweep(shell.path("sweep").path("id").asLong()).exit());
+        assertEquals(0, waitSweep(env.path("sweep").path("id").asLong()).exit());
         for (int i = 0; i < values.size(); i++) {
             String v = values.get(i);
             assertEquals(v + "\n", log(words.path("runs").path(i).path("job_id").asLong()));
             assertEquals("<" + v + ">\n<[" + v + "]>\n<(" + v + ")>\n", log(shell.path("runs").path(i).path("job_id").asLong()));
+            assertEquals(v + "\n", log(env.path("runs").path(i).path("job_id").asLong()));
             assertEquals(v, cli.json("job", "show", String.valueOf(words.path("runs").path(i).path("job_id").asLong()))
                     .path("env").path("NVIDB_PARAM_V").asText());
         }
@@ -251,7 +256,8 @@ class SweepCommandsTest {
 
         Cli.Result unknown = cli.run("job", "sweep", "--grid", "lr=1,2", "--", "train", "--lr", "{rate}");
         assertEquals(64, unknown.exit());
-        assertTrue(unknown.err().contains("placeholder {rate} names no parameter; parameter lr is used nowhere"),
+        assertTrue(unknown.err().contains("placeholder {rate} names no parameter; parameter lr is used nowhere in the"
+                        + " command (write {lr}, or read $NVIDB_PARAM_LR)"),
                 unknown.toString());
         assertEquals(64, cli.run("job", "sweep", "--zip", "a=1,2", "--zip", "b=1", "--", "x", "{a}", "{b}").exit());
         Cli.Result missing = cli.run("job", "sweep", "--gpus", "0", "--after", "999", "--grid", "a=1,2", "--", "echo", "{a}");

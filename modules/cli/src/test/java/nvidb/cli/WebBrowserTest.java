@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import nvidb.testkit.HostTools;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -51,8 +52,8 @@ class WebBrowserTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        Assumptions.assumeTrue(CHROMIUM.canExecute() && DRIVER.canExecute(),
-                "skipped: no headless browser here (apt-get install chromium chromium-driver; .ci/run installs them)");
+        Assumptions.assumeTrue(CHROMIUM.canExecute(), HostTools.missing(CHROMIUM.toString(), "chromium"));
+        Assumptions.assumeTrue(DRIVER.canExecute(), HostTools.missing(DRIVER.toString(), "chromium-driver"));
         queue = new WebFixture(tmp);
         queue.cli.json("queue", "tick");
         ChromeOptions options = new ChromeOptions();

@@ -40,6 +40,21 @@ public final class SlurmFixture implements AutoCloseable {
     private Process slurmd;
     private Duration startTime;
 
+    /** What a test that needs the fixture skips with where it is not {@link #available()}. */
+    public static String unavailable() {
+        if (!Files.isExecutable(Path.of("/usr/sbin/munged"))) {
+            return HostTools.missing("munged", "munge");
+        }
+        for (String f : List.of("/usr/sbin/slurmctld", "/usr/sbin/slurmd", "/usr/bin/sbatch", "/usr/bin/squeue",
+                "/usr/bin/sinfo", "/usr/bin/scancel")) {
+            if (!Files.isExecutable(Path.of(f))) {
+                return HostTools.missing(f, "slurm-wlm");
+            }
+        }
+        return "the single-host Slurm starts munged, slurmctld and slurmd as root, and this is "
+                + System.getProperty("user.name");
+    }
+
     /** Whether this machine can run the fixture: the daemons and clients are installed, and we are root. */
     public static boolean available() {
         for (String f : List.of("/usr/sbin/slurmctld", "/usr/sbin/slurmd", "/usr/sbin/munged", "/usr/bin/sbatch",

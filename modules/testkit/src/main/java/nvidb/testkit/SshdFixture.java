@@ -76,6 +76,9 @@ public final class SshdFixture implements AutoCloseable {
         writeConfig();
     }
 
+    /** What a test that needs the fixture skips with where it is not {@link #available()}. */
+    public static final String MISSING = HostTools.missing("sshd", "openssh-server");
+
     /** Whether this machine can run the fixture: sshd and ssh-keygen are installed. */
     public static boolean available() {
         return Files.isExecutable(sshdBinary()) && findOnPath("ssh-keygen") != null;

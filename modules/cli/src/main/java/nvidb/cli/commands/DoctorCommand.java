@@ -2,6 +2,7 @@ package nvidb.cli.commands;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 import nvidb.core.api.HealthCheck;
@@ -10,12 +11,17 @@ import picocli.CommandLine.Command;
 
 @Command(name = "doctor", mixinStandardHelpOptions = true, description = {
         "Check what this queue needs to work, one line per check.",
-        "A failed check says what to do. The configuration parses (unknown keys named); the database passes quick_check; free",
+        "✔ ok, ! a warning (the queue works; advice), ✘ a failure; each of the last two says what to do.",
+        "The configuration parses (unknown keys named); the database passes quick_check; free",
         "space for it and its backups; each node answers over its transport (all at once, within",
         "queue.probe_timeout), its job_root takes a file, what nvidia-smi says, its clock is within",
-        "5 s of this host's; a daemon or keeper keeps the queue moving; the newest backup's age.",
-        "Exit 0 when every check passes, 1 when one fails."})
+        "5 s of this host's; a daemon or keeper keeps the queue moving (a warning without one, a",
+        "failure when an installed keeper is down); the newest backup's age (a warning when none is",
+        "recent). Exit 0 when no check fails (warnings or not), 1 when one fails."})
 public final class DoctorCommand extends BaseCommand {
+    private static final Map<HealthCheck.Level, String> MARKS = Map.of(HealthCheck.Level.OK, "✔",
+            HealthCheck.Level.WARN, "!", HealthCheck.Level.FAIL, "✘");
+
     private final Supplier<Optional<HealthCheck>> queueHost;
 
     /** @param queueHost the check of the queue host the configuration names (remote:), if it names one */
@@ -31,9 +37,9 @@ public final class DoctorCommand extends BaseCommand {
         if (json()) {
             out().document(report);
         } else {
-            for (HealthCheck c : report.checks()) {
-                out().line((c.ok() ? "✔ " : "✘ ") + c.name() + ": " + c.detail());
-                if (!c.ok()) {
+            for (HealthCheck c : checks) {
+                out().line(MARKS.get(c.level()) + " " + c.name() + ": " + c.detail());
+                if (c.fix() != null) {
                     out().line("    fix: " + c.fix());
                 }
             }

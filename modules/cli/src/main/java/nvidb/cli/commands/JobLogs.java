@@ -63,7 +63,7 @@ public final class JobLogs extends BaseCommand {
                 Thread.currentThread().interrupt();
                 throw new Interrupted();
             }
-            service.tick(TickMode.AUTO);
+            service.tick(tick.read() == TickMode.NONE ? TickMode.NONE : TickMode.AUTO);
             String now = service.jobQueries().logs(jobId, stderr, Math.max(number, 10_000));
             print(jobId, suffixAfter(seen, now));
             seen = now;

@@ -17,6 +17,9 @@ public final class JobResult extends BaseCommand {
     @Option(names = "--set", paramLabel = "JSON", description = "Store this JSON value as the result (any JSON: object, number, \"string\").")
     String set;
 
+    @Mixin
+    TickOptions tick;
+
     /** Reads its result. */
     @Override
     protected boolean readsStoredJson() {
@@ -25,6 +28,7 @@ public final class JobResult extends BaseCommand {
 
     @Override
     protected int execute() {
+        service().tick(tick.onRequest());
         Job job = set == null ? service().jobQueries().job(id.value()) : service().jobEdits().setResult(id.value(), set);
         if (json()) {
             out().document(new JobDocuments.Result(set != null ? Boolean.TRUE : null, job.id(), job.state().label(),

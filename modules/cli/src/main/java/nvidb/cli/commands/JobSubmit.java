@@ -7,6 +7,7 @@ import nvidb.core.api.JobCommands;
 import nvidb.core.api.JobState;
 import nvidb.core.api.ShellQuote;
 import nvidb.core.api.SubmitRequest;
+import nvidb.core.api.TickMode;
 import nvidb.core.view.JobDocuments;
 import nvidb.core.view.JobView;
 import nvidb.core.view.TickView;
@@ -46,7 +47,7 @@ public final class JobSubmit extends BaseCommand {
         Job job = s.job();
         Waiting.Outcome waited = null;
         if (waitForIt && !job.state().terminal()) {
-            waited = Waiting.until(service(), java.util.List.of(job.id()), waitTimeout, out());
+            waited = Waiting.until(service(), java.util.List.of(job.id()), waitTimeout, out(), TickMode.AUTO);
             job = waited.jobs().getFirst();
         }
         if (json()) {

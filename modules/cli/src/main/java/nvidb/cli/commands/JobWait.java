@@ -33,6 +33,9 @@ public final class JobWait extends BaseCommand {
             description = "Include the last LINES of each job's stdout (default 40).")
     Integer logs;
 
+    @Mixin
+    TickOptions tick;
+
     /** Reads the job's result in its JSON document. */
     @Override
     protected boolean readsStoredJson() {
@@ -56,7 +59,7 @@ public final class JobWait extends BaseCommand {
                 .toList();
         // Every id that exists is waited on; an unknown one is reported, as for every several-ids command.
         Waiting.Outcome o = waitable.isEmpty() ? new Waiting.Outcome(List.of(), false, false)
-                : Waiting.until(service, waitable, timeout, out());
+                : Waiting.until(service, waitable, timeout, out(), tick.read());
         List<Verdicts.Item> items = wanted.stream().distinct().map(id -> o.jobs().stream().filter(j -> j.id() == id)
                 .findFirst().map(j -> new Verdicts.Item(id, true, j.state().label()))
                 .orElseGet(() -> new Verdicts.Item(id, false, null))).toList();

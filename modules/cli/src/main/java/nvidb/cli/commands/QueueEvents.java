@@ -5,6 +5,7 @@ import nvidb.core.api.Ids;
 import nvidb.core.api.JobQueries;
 import nvidb.core.api.NvidbException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "events", mixinStandardHelpOptions = true, description = {
@@ -20,6 +21,9 @@ public final class QueueEvents extends BaseCommand {
     @Option(names = {"-n", "--number"}, paramLabel = "N", description = "At most N events (default 50).")
     int number = 50;
 
+    @Mixin
+    TickOptions tick;
+
     /** Reads each event's data in its JSON document. */
     @Override
     protected boolean readsStoredJson() {
@@ -30,6 +34,7 @@ public final class QueueEvents extends BaseCommand {
     protected int execute() {
         Long sinceId = since == null ? null : parseSince(since);
         Long jobId = job == null ? null : Ids.parse(job);
+        ctx().app().tick(ctx().caller(), tick.onRequest());
         JobQueries.EventPage page = ctx().app().eventPage(ctx().caller(), sinceId, jobId, number);
         if (json()) {
             out().document(nvidb.core.app.Application.eventsDocument(page));

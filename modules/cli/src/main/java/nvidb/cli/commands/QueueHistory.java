@@ -1,6 +1,7 @@
 package nvidb.cli.commands;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code nvidb queue history}: what the passes recorded of a GPU, or of the queue. */
@@ -16,8 +17,13 @@ public final class QueueHistory extends BaseCommand {
     @Option(names = "--range", paramLabel = "RANGE", defaultValue = "1h", description = "1h, 1d or 7d (default 1h).")
     String range;
 
+    @Mixin
+    TickOptions tick;
+
     @Override
     protected int execute() {
+        nvidb.core.api.History.Range.of(range); // a range that does not parse is refused before any pass
+        ctx().app().tick(ctx().caller(), tick.onRequest());
         nvidb.core.app.QueueHistory.Read read = ctx().app().history(ctx().caller(), gpu, range);
         if (json()) {
             out().document(read.document());

@@ -24,6 +24,9 @@ public final class SweepExport extends BaseCommand {
     @Mixin
     MetricOptions metric;
 
+    @Mixin
+    TickOptions tick;
+
     /** Reads each run's result. */
     @Override
     protected boolean readsStoredJson() {
@@ -35,6 +38,7 @@ public final class SweepExport extends BaseCommand {
         if (csv == jsonl) {
             throw NvidbException.usage("pick one format: --csv or --jsonl");
         }
+        service().tick(tick.onRequest());
         Sweeps.Detail d = metric.show(service(), id.value());
         out().raw(csv ? SweepExports.csv(d, now()) : SweepExports.jsonLines(d, now()));
         return 0;

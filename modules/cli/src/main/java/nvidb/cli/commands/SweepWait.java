@@ -20,6 +20,9 @@ public final class SweepWait extends BaseCommand {
     @Option(names = "--timeout", paramLabel = "SECONDS", description = "Give up waiting after this long (exit 2).")
     Integer timeout;
 
+    @Mixin
+    TickOptions tick;
+
     /** Reads the sweep's spec. */
     @Override
     protected boolean readsStoredJson() {
@@ -35,7 +38,7 @@ public final class SweepWait extends BaseCommand {
         long sweep = id.value();
         List<Long> ids = service.sweeps().jobIds(sweep);
         Waiting.Outcome o = ids.isEmpty() ? new Waiting.Outcome(List.of(), false, false)
-                : Waiting.until(service, ids, timeout, out());
+                : Waiting.until(service, ids, timeout, out(), tick.read());
         Sweeps.Summary summary = service.sweeps().list().stream().filter(s -> s.sweep().id() == sweep).findFirst()
                 .orElseThrow();
         if (json()) {

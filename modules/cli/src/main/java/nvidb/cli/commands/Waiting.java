@@ -12,8 +12,9 @@ import nvidb.core.api.Queue;
 import nvidb.core.api.TickMode;
 
 /**
- * Waiting for jobs to end, shared by {@code job wait} and {@code job submit --wait}: a
- * rate-limited pass every two seconds, the status line on a terminal's stderr, never in JSON.
+ * Waiting for jobs to end, shared by {@code job wait}, {@code sweep wait} and {@code job submit --wait}:
+ * a rate-limited pass every two seconds (none after {@code --no-tick}), the status line on a
+ * terminal's stderr, never in JSON.
  */
 final class Waiting {
     static final Duration POLL = Duration.ofSeconds(2);
@@ -45,13 +46,20 @@ final class Waiting {
     private Waiting() {
     }
 
-    static Outcome until(Queue service, List<Long> ids, Integer timeoutSeconds, Output out) {
+    /**
+     * @param firstPass the first pass's mode (the command's {@code --tick}/{@code --no-tick}); the later
+     *                  ones are rate-limited, or none at all after {@code --no-tick} (a daemon, or another
+     *                  client, moves the jobs on)
+     */
+    static Outcome until(Queue service, List<Long> ids, Integer timeoutSeconds, Output out, TickMode firstPass) {
+        TickMode mode = firstPass;
         Instant deadline = timeoutSeconds == null || timeoutSeconds <= 0 ? null
                 : Instant.now().plusSeconds(timeoutSeconds);
         boolean terminal = out.terminal();
         while (true) {
             try {
-                service.tick(TickMode.AUTO);
+                service.tick(mode);
+                mode = firstPass == TickMode.NONE ? TickMode.NONE : TickMode.AUTO;
             } catch (NvidbException e) {
                 if (e.code() != ErrorCode.INTERRUPTED) {
                     throw e;

@@ -31,7 +31,10 @@ import nvidb.core.store.Snapshots;
  * them (configuration, database, disk, nodes, what keeps the queue moving, backups). What counts
  * as healthy is decided here, once: at least {@link #MIN_FREE_BYTES} free, backups no older than
  * twice {@code queue.backup.interval_hours} (a week where periodic backups are off), node clocks
- * within {@link NodeCheckup#MAX_CLOCK_SKEW}.
+ * within {@link NodeCheckup#MAX_CLOCK_SKEW}. And what is only advice, a warning rather than a
+ * failure, because the queue works without it: a daemon where no keeper was installed (each
+ * command makes its own pass), and a backup (none yet, or an old one). A keeper that was
+ * installed and is down is a failure: what was set up no longer runs.
  */
 final class Doctor {
     /** Less free space than this where the database, its backups or job directories live fails. */
@@ -168,10 +171,15 @@ final class Doctor {
             return HealthCheck.pass("daemon", "the " + keeper.kind() + " keeper runs" + (keeper.pid() == null ? ""
                     : " (pid " + keeper.pid() + ")") + " and keeps a daemon running");
         }
-        return HealthCheck.fail("daemon", "nothing keeps the queue moving: no queue daemon"
-                        + (keeper.installed() ? ", and the " + keeper.kind() + " keeper is down" : " and no keeper")
-                        + "; jobs start only when a command makes a pass",
-                keeper.installed() ? "nvidb queue keeper ensure" : "nvidb queue keeper install --start");
+        if (keeper.installed()) {
+            // A keeper was set up to keep a daemon running and does not: something broke.
+            return HealthCheck.fail("daemon", "nothing keeps the queue moving: no queue daemon, and the "
+                    + keeper.kind() + " keeper is down; jobs start only when a command makes a pass",
+                    "nvidb queue keeper ensure");
+        }
+        // A fresh install: the queue works, each command makes its pass; a daemon is advised.
+        return HealthCheck.warn("daemon", "nothing keeps the queue moving: no queue daemon and no keeper; jobs"
+                + " start only when a command makes a pass", "nvidb queue keeper install --start");
     }
 
     private HealthCheck backup(QueueService queue, QueueConfig config) {
@@ -182,13 +190,14 @@ final class Doctor {
                 + " queue.backup.interval_hours)" : "; queue.backup.enabled: true in queue.yml has the daemon take"
                 + " one every interval_hours");
         Optional<Instant> last = queue.backups().lastBackupAt();
+        // Advice: the queue works without a backup, it is only less safe.
         if (last.isEmpty()) {
-            return HealthCheck.fail("backup", "no backup of this queue was taken yet", fix);
+            return HealthCheck.warn("backup", "no backup of this queue was taken yet", fix);
         }
         Duration age = Duration.between(last.get(), Instant.now());
         String detail = "the newest was taken " + Times.iso(last.get()) + ", " + NodeCheckup.duration(age) + " ago";
         if (age.compareTo(maxAge) > 0) {
-            return HealthCheck.fail("backup", detail + ": older than " + NodeCheckup.duration(maxAge), fix);
+            return HealthCheck.warn("backup", detail + ": older than " + NodeCheckup.duration(maxAge), fix);
         }
         return HealthCheck.pass("backup", detail);
     }

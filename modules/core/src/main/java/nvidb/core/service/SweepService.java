@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -116,7 +115,7 @@ public final class SweepService implements Sweeps {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("NVIDB_SWEEP_ID", String.valueOf(sweepId));
         env.put("NVIDB_SWEEP_INDEX", String.valueOf(index));
-        params.forEach((k, v) -> env.put("NVIDB_PARAM_" + k.toUpperCase(Locale.ROOT), v));
+        params.forEach((k, v) -> env.put(SweepPlan.variable(k), v));
         return env;
     }
 

@@ -11,7 +11,8 @@ import nvidb.core.api.ShellQuote;
 
 /**
  * A sweep's command with its {@code {name}} placeholders ({@code {{} is a literal brace; a brace
- * that starts no {@code {identifier}} is left as it is, so {@code awk '{print $1}'} needs no escape).
+ * that starts no {@code {identifier}} is left as it is, so {@code awk '{print $1}'} needs no escape,
+ * and so is the shell's {@code ${NAME}}, such as {@code ${NVIDB_PARAM_LR}}).
  *
  * <p>Several words (the command after {@code --}) are each substituted, then quoted as a whole:
  * a value can never leave its word. One string (a shell command line, or a script) is substituted
@@ -34,12 +35,15 @@ public final class CommandTemplate {
     private final boolean shellText;
     private final List<List<Piece>> words = new ArrayList<>();
     private final Set<String> names = new LinkedHashSet<>();
+    private final Set<String> shellBraces = new LinkedHashSet<>();
+    private final List<String> text;
 
     public CommandTemplate(List<String> command) {
         if (command.isEmpty() || command.stream().allMatch(String::isBlank)) {
             throw NvidbException.usage("nothing to run: pass a command after --, or --script FILE");
         }
         this.shellText = command.size() == 1;
+        this.text = List.copyOf(command);
         for (String word : command) {
             words.add(parse(word, shellText));
         }
@@ -48,6 +52,21 @@ public final class CommandTemplate {
     /** The placeholders, in the order they first appear. */
     public Set<String> names() {
         return names;
+    }
+
+    /** The names of the shell's {@code ${NAME}} expansions in the command: never placeholders. */
+    public Set<String> shellVariables() {
+        return shellBraces;
+    }
+
+    /**
+     * Whether the command (or script) names the environment variable {@code NVIDB_PARAM_<NAME>} of a
+     * parameter, as a whole name: {@code $NVIDB_PARAM_LR}, {@code ${NVIDB_PARAM_LR}},
+     * {@code os.environ["NVIDB_PARAM_LR"]}, but not {@code NVIDB_PARAM_LR2}.
+     */
+    public boolean namesVariable(String variable) {
+        Pattern whole = Pattern.compile("(?<![A-Za-z0-9_])" + Pattern.quote(variable) + "(?![A-Za-z0-9_])");
+        return text.stream().anyMatch(w -> whole.matcher(w).find());
     }
 
     /** The command of one run. */
@@ -85,11 +104,17 @@ public final class CommandTemplate {
                 throw NvidbException.usage("the value " + ShellQuote.quote(v) + " of parameter '" + p.name()
                         + "' needs quoting, but {" + p.name() + "} stands where nvidb cannot follow the shell's"
                         + " quoting (inside $(…) or backticks within double quotes, inside $'…', or after a"
-                        + " here-document): pass the command as separate words after --, or read $NVIDB_PARAM_"
-                        + p.name().toUpperCase(java.util.Locale.ROOT) + " in it");
+                        + " here-document): pass the command as separate words after --, or read $"
+                        + SweepPlan.variable(p.name()) + " in it");
             }
         }
         return b.toString();
+    }
+
+    /** Whether the text so far ends with an unescaped {@code $}: a brace after it opens the shell's {@code ${…}}. */
+    private static boolean expansion(StringBuilder text) {
+        int n = text.length();
+        return n > 0 && text.charAt(n - 1) == '$' && (n < 2 || text.charAt(n - 2) != '\\');
     }
 
     /** Splits one word into text and placeholders, following shell quoting when it is shell text. */
@@ -101,7 +126,12 @@ public final class CommandTemplate {
         int n = word.length();
         for (int i = 0; i < n; i++) {
             char c = word.charAt(i);
-            if (c == '{') {
+            if (c == '{' && expansion(text)) {
+                int close = word.indexOf('}', i + 1);
+                if (close > i + 1 && NAME.matcher(word.substring(i + 1, close)).matches()) {
+                    shellBraces.add(word.substring(i + 1, close)); // ${NAME}: the shell's variable
+                }
+            } else if (c == '{') {
                 if (i + 1 < n && word.charAt(i + 1) == '{') {
                     text.append('{');
                     i++;

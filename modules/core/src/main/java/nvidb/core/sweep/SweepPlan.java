@@ -15,7 +15,8 @@ import nvidb.core.api.Sweeps;
  * together, the random draws, the params file) is a list of assignments, and the runs are their
  * cross product, the last group varying fastest. Everything is checked before anything is
  * expanded: names, lengths, the run count (without {@code --force} at most {@link Sweeps#MAX_RUNS}),
- * and that the command's placeholders and the parameters name each other exactly.
+ * that every placeholder names a parameter and, where the command has placeholders, that each
+ * parameter is used (as {@code {name}} or as its variable {@code NVIDB_PARAM_<NAME>}).
  *
  * @param names the parameter names, in order
  * @param runs  each run's values, by name
@@ -58,7 +59,7 @@ public record SweepPlan(List<String> names, List<Map<String, String>> runs, Map<
             throw NvidbException.usage("a sweep needs parameters: --grid NAME=V1,V2, --zip NAME=V1,V2, --random N with"
                     + " --range NAME=uniform:A:B, or --params-file FILE");
         }
-        matchPlaceholders(command.names(), names);
+        matchPlaceholders(command, names);
         long count = 1;
         for (List<Map<String, String>> g : groups) {
             count = Math.multiplyExact(count, (long) g.size());
@@ -120,24 +121,42 @@ public record SweepPlan(List<String> names, List<Map<String, String>> runs, Map<
     static void declare(List<String> names, String name) {
         if (!CommandTemplate.NAME.matcher(name).matches()) {
             throw NvidbException.usage("parameter name '" + name + "' is not a name: letters, digits and _, not"
-                    + " starting with a digit (it becomes $NVIDB_PARAM_" + name.toUpperCase(Locale.ROOT) + ")");
+                    + " starting with a digit (it becomes $" + variable(name) + ")");
         }
         for (String n : names) {
             if (n.equalsIgnoreCase(name)) {
                 throw NvidbException.usage("parameter '" + name + "' is given twice"
-                        + (n.equals(name) ? "" : " (as '" + n + "': both would be $NVIDB_PARAM_"
-                        + name.toUpperCase(Locale.ROOT) + ")"));
+                        + (n.equals(name) ? "" : " (as '" + n + "': both would be $" + variable(name) + ")"));
             }
         }
         names.add(name);
     }
 
-    private static void matchPlaceholders(Set<String> used, List<String> names) {
+    /** A parameter's environment variable, as each run has it. */
+    public static String variable(String name) {
+        return "NVIDB_PARAM_" + name.toUpperCase(Locale.ROOT);
+    }
+
+    /**
+     * Every placeholder names a parameter; and where the command has placeholders, every parameter is
+     * used: as {@code {name}} or by its variable {@code NVIDB_PARAM_<NAME>}. A command without any
+     * placeholder reads its parameters from its environment (a script, a program), so it passes. The
+     * shell's {@code ${name}} of a parameter's own name is refused: it reads no parameter.
+     */
+    private static void matchPlaceholders(CommandTemplate command, List<String> names) {
+        Set<String> used = command.names();
         Set<String> unknown = new TreeSet<>(used);
         names.forEach(unknown::remove);
-        Set<String> unused = new TreeSet<>(names);
-        unused.removeAll(used);
-        if (unknown.isEmpty() && unused.isEmpty()) {
+        Set<String> unused = new TreeSet<>();
+        Set<String> shell = new TreeSet<>();
+        for (String n : names) {
+            if (command.shellVariables().contains(n)) {
+                shell.add(n);
+            } else if (!used.isEmpty() && !used.contains(n) && !command.namesVariable(variable(n))) {
+                unused.add(n);
+            }
+        }
+        if (unknown.isEmpty() && unused.isEmpty() && shell.isEmpty()) {
             return;
         }
         List<String> problems = new ArrayList<>();
@@ -146,7 +165,13 @@ public record SweepPlan(List<String> names, List<Map<String, String>> runs, Map<
                     + " names no parameter");
         }
         if (!unused.isEmpty()) {
-            problems.add("parameter " + String.join(", ", unused) + " is used nowhere in the command");
+            problems.add("parameter " + String.join(", ", unused) + " is used nowhere in the command (write "
+                    + String.join(" or ", unused.stream().map(u -> "{" + u + "}").toList()) + ", or read $"
+                    + String.join(" or $", unused.stream().map(SweepPlan::variable).toList()) + ")");
+        }
+        for (String n : shell) {
+            problems.add("${" + n + "} is the shell's variable " + n + ", not the parameter (write {" + n
+                    + "} for its value, or $" + variable(n) + ")");
         }
         throw NvidbException.usage(String.join("; ", problems) + " (the command has "
                 + (used.isEmpty() ? "no placeholders" : String.join(" ", used.stream().map(u -> "{" + u + "}").toList()))

@@ -16,10 +16,18 @@ public final class QueueDocuments {
     private QueueDocuments() {
     }
 
-    /** {@code doctor}: every check, and whether all passed. */
-    public record Doctor(List<nvidb.core.api.HealthCheck> checks, boolean ok) {
+    /** {@code doctor}: every check, and whether none failed (warnings leave {@code ok} true). */
+    public record Doctor(List<Check> checks, boolean ok) {
         public static Doctor of(List<nvidb.core.api.HealthCheck> checks) {
-            return new Doctor(List.copyOf(checks), checks.stream().allMatch(nvidb.core.api.HealthCheck::ok));
+            return new Doctor(checks.stream().map(Check::of).toList(),
+                    checks.stream().allMatch(nvidb.core.api.HealthCheck::ok));
+        }
+    }
+
+    /** One check of {@code doctor}: {@code ok} is false only for {@code level} {@code fail}. */
+    public record Check(String name, boolean ok, String level, String detail, String fix) {
+        public static Check of(nvidb.core.api.HealthCheck c) {
+            return new Check(c.name(), c.ok(), c.level().label(), c.detail(), c.fix());
         }
     }
 

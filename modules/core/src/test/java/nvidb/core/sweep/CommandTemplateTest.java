@@ -58,6 +58,15 @@ class CommandTemplateTest {
     }
 
     @Test
+    void theShellsOwnBracesAreNoPlaceholders() throws Exception {
+        CommandTemplate t = new CommandTemplate(List.of("x=${HOME}; printf '%s\\n' \"${NVIDB_PARAM_V}\" {v} \\${v}"));
+        assertEquals(java.util.Set.of("v"), t.names());
+        assertEquals(java.util.Set.of("HOME", "NVIDB_PARAM_V"), t.shellVariables());
+        assertEquals("x=${HOME}; printf '%s\\n' \"${NVIDB_PARAM_V}\" 'a b' \\$'a b'", t.render(Map.of("v", "a b")));
+        assertTrue(t.namesVariable("NVIDB_PARAM_V") && !t.namesVariable("NVIDB_PARAM_") && !t.namesVariable("PARAM_V"));
+    }
+
+    @Test
     void whereTheQuotingCannotBeFollowedOnlyInertValuesGo() throws Exception {
         CommandTemplate t = new CommandTemplate(List.of("printf '%s\\n' \"$(echo {v})\""));
         assertEquals("lr=1e-3,x:y/z\n", sh(t.render(Map.of("v", "lr=1e-3,x:y/z"))));

@@ -91,12 +91,40 @@ class SweepPlanTest {
         String both = usage(request(List.of("train", "--lr", "{lrr}", "--seed", "{seed}"), List.of("lr=1,2", "seed=1"),
                 null, null, null, null, null, false)).getMessage();
         assertTrue(both.contains("placeholder {lrr} names no parameter"), both);
-        assertTrue(both.contains("parameter lr is used nowhere"), both);
+        assertTrue(both.contains("parameter lr is used nowhere in the command (write {lr}, or read $NVIDB_PARAM_LR)"),
+                both);
         assertTrue(both.contains("the command has {lrr} {seed}; the parameters are lr, seed"), both);
         // {{ is a brace, and a brace that starts no {name} is text: awk needs no escape.
         SweepPlan p = plan(request(List.of("awk '{print $1}' {{lr} {lr}"), List.of("lr=5"), null, null, null, null, null,
                 false));
         assertEquals("awk '{print $1}' {lr} 5", new CommandTemplate(List.of("awk '{print $1}' {{lr} {lr}")).render(p.runs().getFirst()));
+    }
+
+    @Test
+    void aParameterIsUsedByItsVariableAndACommandWithoutPlaceholdersReadsItsEnvironment() {
+        List<String> grid = List.of("v=1,2", "w=a");
+        // The variable is the safe way to hand a value to a shell: named anywhere, as a whole name.
+        assertEquals(2, plan(request(List.of("sh", "-c", "printf '%s\\n' \"$NVIDB_PARAM_V\" {w}"), grid, null, null, null,
+                null, null, false)).runs().size());
+        assertEquals(2, plan(request(List.of("echo ${NVIDB_PARAM_V} {w}"), grid, null, null, null, null, null, false))
+                .runs().size());
+        // No placeholder at all: the runs differ by their environment.
+        assertEquals(2, plan(request(List.of("sh", "-c", "printf '%s\\n' \"$NVIDB_PARAM_V\""), grid, null, null, null, null,
+                null, false)).runs().size());
+        assertEquals(2, plan(request(List.of("python train.py"), grid, null, null, null, null, null, false)).runs().size());
+        // Another variable's name that begins with this one's is not this one; nor is the lower-case name.
+        String refused = usage(request(List.of("echo $NVIDB_PARAM_VV $nvidb_param_v {w}"), grid, null, null, null, null,
+                null, false)).getMessage();
+        assertTrue(refused.contains("parameter v is used nowhere in the command (write {v}, or read $NVIDB_PARAM_V)"),
+                refused);
+        // ${v} is the shell's variable v, whatever the parameters: refused, naming what reads the parameter.
+        refused = usage(request(List.of("echo ${v} {w}"), grid, null, null, null, null, null, false)).getMessage();
+        assertTrue(refused.startsWith("${v} is the shell's variable v, not the parameter (write {v} for its value, or"
+                + " $NVIDB_PARAM_V) (the command has {w}"), refused);
+        // A placeholder naming no parameter is refused, even beside the variables.
+        refused = usage(request(List.of("echo $NVIDB_PARAM_V $NVIDB_PARAM_W {x}"), grid, null, null, null, null, null,
+                false)).getMessage();
+        assertTrue(refused.contains("placeholder {x} names no parameter (the command has {x}"), refused);
     }
 
     @Test
