@@ -75,8 +75,9 @@ class InterruptTest {
     void ctrlCOnSubmitWaitPrintsTheJobItCreated() throws Exception {
         Files.delete(tmp.resolve("bin/nvidia-smi"));
         Process submit = cli.start("job", "submit", "--gpus", "0", "--wait", "--json", "--", "sleep 60");
-        await(() -> !cli.json("job", "ls", "--no-tick").path("jobs").isEmpty(), submit);
-        Thread.sleep(500); // let it reach its wait
+        // The job runs once the submit's own pass placed it: the submit is then in its wait.
+        await(() -> cli.json("job", "ls", "--no-tick").path("jobs").path(0).path("state").asText().equals("running"),
+                submit);
         signal(submit, "INT");
         Cli.Result r = Cli.finish(submit, 30);
         assertEquals(130, r.exit(), r.toString());
@@ -87,7 +88,7 @@ class InterruptTest {
         assertEquals("running", doc.path("job").path("state").asText(), "the job keeps going: " + r);
 
         Process wait = cli.start("job", "wait", String.valueOf(id), "--json");
-        Thread.sleep(1500);
+        await(() -> holdsTheQueueOpen(wait), wait);
         signal(wait, "INT");
         Cli.Result w = Cli.finish(wait, 30);
         assertEquals(130, w.exit(), w.toString());
@@ -95,13 +96,31 @@ class InterruptTest {
         assertEquals(id, w.json().path("jobs").path(0).path("id").asLong(), w.toString());
 
         Process human = cli.start("job", "wait", String.valueOf(id));
-        Thread.sleep(1500);
+        await(() -> holdsTheQueueOpen(human), human);
         signal(human, "TERM");
         Cli.Result h = Cli.finish(human, 30);
         assertEquals(143, h.exit(), h.toString());
         assertTrue(h.err().contains("waiting interrupted") && h.err().contains("job(s) " + id + " keep going"), h.toString());
         assertEquals("running", cli.json("job", "show", String.valueOf(id), "--no-tick").path("state").asText());
         cli.json("job", "cancel", String.valueOf(id));
+    }
+
+    /**
+     * Whether {@code p} has the queue's database open: its start-up (the signal handling every
+     * command installs first) is behind it and it reads the job it waits for.
+     */
+    private boolean holdsTheQueueOpen(Process p) {
+        try (var fds = Files.list(java.nio.file.Path.of("/proc", String.valueOf(p.pid()), "fd"))) {
+            return fds.anyMatch(fd -> {
+                try {
+                    return Files.readSymbolicLink(fd).equals(cli.database().toRealPath());
+                } catch (java.io.IOException e) {
+                    return false; // closed meanwhile
+                }
+            });
+        } catch (java.io.IOException e) {
+            return false;
+        }
     }
 
     private static void signal(Process p, String signal) throws Exception {
