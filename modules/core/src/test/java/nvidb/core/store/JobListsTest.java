@@ -37,9 +37,7 @@ class JobListsTest {
         try (Connection c = jdbc(file); Statement s = c.createStatement()) {
             s.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)");
             for (int v = 1; v <= 3; v++) {
-                for (String statement : Migrations.splitStatements(StoreFixtures.migration(v))) {
-                    s.execute(statement);
-                }
+                Migrations.execute(c, StoreFixtures.migration(v));
                 s.execute("INSERT INTO schema_version VALUES (" + v + ", " + T + ")");
             }
             job(s, "'{\"LR\":\"1e-4\",\"NOTE\":\"tab\\t\\\"q\\\" \u00fc\",\"N\":3}'", "'[5,\"x\",7]'", "'[9]'",
