@@ -20,8 +20,7 @@ import nvidb.core.api.Event;
 import nvidb.core.api.Job;
 import nvidb.core.api.JobState;
 import nvidb.core.api.NvidbException;
-import nvidb.core.store.JobRepository.Changes;
-import nvidb.core.store.JobRepository.Column;
+import nvidb.core.store.JobChanges;
 import nvidb.core.store.JobRepository;
 import nvidb.core.store.Store;
 import org.junit.jupiter.api.AfterEach;
@@ -207,7 +206,7 @@ class JobLifecycleTest {
         });
         long first = lifecycle.submit(laneJob(1), "a", now);
         long second = lifecycle.submit(laneJob(2), "b", now);
-        store.jobs.update(first, running(1).set(Column.STATE, JobState.FAILED).set(Column.EXIT_CODE, 1), now);
+        store.jobs.update(first, running(1).state(JobState.FAILED).exitCode(1), now);
         Job again = lifecycle.requeue(first, now);
         assertEquals(JobState.PENDING, again.state());
         assertNull(again.exitCode());
@@ -289,12 +288,12 @@ class JobLifecycleTest {
     /** A job standing in {@code s}; {@code retries} is its {@code --retries}. */
     private long jobIn(Situation s, int retries) {
         long id = store.jobs.insert(newJob(retries), NOW);
-        Changes c = switch (s) {
-            case PENDING -> new Changes();
-            case HELD -> Changes.of(Column.HELD_REASON, "dependency 7 ended as failed");
+        JobChanges c = switch (s) {
+            case PENDING -> new JobChanges();
+            case HELD -> new JobChanges().heldReason("dependency 7 ended as failed");
             case RUNNING -> running(1);
-            case COMPLETED -> ended(JobState.COMPLETED).set(Column.EXIT_CODE, 0);
-            case FAILED -> ended(JobState.FAILED).set(Column.EXIT_CODE, 2);
+            case COMPLETED -> ended(JobState.COMPLETED).exitCode(0);
+            case FAILED -> ended(JobState.FAILED).exitCode(2);
             case CANCELLED -> ended(JobState.CANCELLED);
             case TIMEOUT -> ended(JobState.TIMEOUT);
             case LOST -> ended(JobState.LOST);
@@ -303,14 +302,14 @@ class JobLifecycleTest {
         return id;
     }
 
-    private static Changes running(int attempt) {
-        return new Changes().set(Column.STATE, JobState.RUNNING).set(Column.NODE, "box").set(Column.GPU_IDS, List.of(0))
-                .set(Column.REMOTE_PID, 4242).set(Column.REMOTE_PGID, 4242).set(Column.RUN_DIR, "/tmp/nvidb/run")
-                .set(Column.STARTED_AT, NOW).set(Column.ATTEMPT, attempt);
+    private static JobChanges running(int attempt) {
+        return new JobChanges().state(JobState.RUNNING).node("box").gpuIds(List.of(0))
+                .remotePid(4242).remotePgid(4242).runDir("/tmp/nvidb/run")
+                .startedAt(NOW).attempt(attempt);
     }
 
-    private static Changes ended(JobState state) {
-        return running(1).set(Column.STATE, state).set(Column.FINISHED_AT, NOW);
+    private static JobChanges ended(JobState state) {
+        return running(1).state(state).finishedAt(NOW);
     }
 
     private static JobRepository.NewJob newJob(int retries) {

@@ -15,8 +15,6 @@ import java.util.Set;
 import nvidb.core.api.GpuState;
 import nvidb.core.api.Job;
 import nvidb.core.api.Times;
-import nvidb.core.store.JobRepository.Changes;
-import nvidb.core.store.JobRepository.Column;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -104,7 +102,7 @@ class JobListsTest {
             assertEquals(List.of(second, first), ids(s, "t"));
             assertEquals(List.of(second), s.jobs.waitingOn(first).stream().map(Job::id).toList());
             s.db.write(() -> {
-                s.jobs.update(second, new Changes().set(Column.DEPENDS_ON, List.of()).set(Column.GPU_IDS, List.of(3, 1)),
+                s.jobs.update(second, new JobChanges().dependsOn(List.of()).gpuIds(List.of(3, 1)),
                         Times.now());
                 return null;
             });
