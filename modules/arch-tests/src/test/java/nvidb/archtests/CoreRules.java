@@ -43,9 +43,10 @@ final class CoreRules {
 
     /**
      * What a move writes to a job's row ({@code JobChanges}: its state, its hold, its start and end,
-     * its attempt): built and written by the lifecycle alone. The store keeps the columns to itself
-     * ({@code JobRepository.Column} is not public); a field that is no part of a job's state (its
-     * note, priority, lane place, heartbeat) has a method of its own on {@code JobRepository}.
+     * its attempt) is built and written by the lifecycle alone, and only the lifecycle's purge
+     * deletes a row. The store keeps the columns to itself ({@code JobRepository.Column} is not
+     * public); a field that is no part of a job's state (its note, priority, lane place, heartbeat)
+     * has a method of its own on {@code JobRepository}.
      */
     static final String CHANGES = "nvidb.core.store.JobChanges";
 
@@ -54,8 +55,9 @@ final class CoreRules {
             .that().resideOutsideOfPackages("nvidb.core.lifecycle..", "nvidb.core.store..")
             .should().dependOnClassesThat().haveFullyQualifiedName(CHANGES)
             .orShould().callMethod("nvidb.core.store.JobRepository", "update", "long", CHANGES, "java.time.Instant")
-            .because("every change of a job's state (a hold and its release included) is a move of"
-                    + " nvidb.core.lifecycle.Transition, checked and recorded by JobLifecycle in one place");
+            .orShould().callMethod("nvidb.core.store.JobRepository", "delete", "long")
+            .because("every change of a job's state (a hold and its release included, and a purge) is a"
+                    + " move of nvidb.core.lifecycle.Transition, checked and recorded by the lifecycle in one place");
 
     /** The documents are built from the facade's values alone, so any front end can print them. */
     @ArchTest
