@@ -41,20 +41,23 @@ final class CoreRules {
                     + " use its values without a cycle and may change without breaking a client; core"
                     + " is reached through QueueAccess, which core provides as a service");
 
-    /** The columns that say where a job is in its life: written by {@code JobLifecycle} alone. */
-    static final String COLUMN = "nvidb.core.store.JobRepository$Column";
+    /**
+     * What a move writes to a job's row ({@code JobChanges}: its state, its hold, its start and end,
+     * its attempt) is built and written by the lifecycle alone, and only the lifecycle's purge
+     * deletes a row. The store keeps the columns to itself ({@code JobRepository.Column} is not
+     * public); a field that is no part of a job's state (its note, priority, lane place, heartbeat)
+     * has a method of its own on {@code JobRepository}.
+     */
+    static final String CHANGES = "nvidb.core.store.JobChanges";
 
     @ArchTest
     static final ArchRule JOB_STATE_CHANGES_ONLY_IN_LIFECYCLE = noClasses()
             .that().resideOutsideOfPackages("nvidb.core.lifecycle..", "nvidb.core.store..")
-            .should().accessField(COLUMN, "STATE")
-            .orShould().accessField(COLUMN, "HELD_REASON")
-            .orShould().accessField(COLUMN, "STARTED_AT")
-            .orShould().accessField(COLUMN, "FINISHED_AT")
-            .orShould().accessField(COLUMN, "EXIT_CODE")
-            .orShould().accessField(COLUMN, "ATTEMPT")
-            .because("every change of a job's state (a hold and its release included) is a move of"
-                    + " nvidb.core.lifecycle.Transition, checked and recorded by JobLifecycle in one place");
+            .should().dependOnClassesThat().haveFullyQualifiedName(CHANGES)
+            .orShould().callMethod("nvidb.core.store.JobRepository", "update", "long", CHANGES, "java.time.Instant")
+            .orShould().callMethod("nvidb.core.store.JobRepository", "delete", "long")
+            .because("every change of a job's state (a hold and its release included, and a purge) is a"
+                    + " move of nvidb.core.lifecycle.Transition, checked and recorded by the lifecycle in one place");
 
     /** The documents are built from the facade's values alone, so any front end can print them. */
     @ArchTest

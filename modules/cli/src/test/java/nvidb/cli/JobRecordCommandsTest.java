@@ -242,6 +242,23 @@ class JobRecordCommandsTest {
         assertEquals(2, cli.json("job", "purge", "--state", "cancelled").path("removed").asInt());
         assertEquals(List.of(a), ids(cli.json("job", "ls", "-n", "0")));
         assertEquals(64, cli.run("job", "purge", "--state", "pending").exit());
+        assertEquals("removed 0 finished job record(s)\n", cli.run("job", "purge").out());
+
+        // One event records the purge that removed something, with the ids; the one that removed nothing none.
+        JsonNode events = cli.json("queue", "events").path("events");
+        List<JsonNode> purges = new ArrayList<>();
+        events.forEach(e -> {
+            if (e.path("kind").asText().equals("job_purged")) {
+                purges.add(e);
+            }
+        });
+        assertEquals(1, purges.size(), events.toString());
+        JsonNode purge = purges.getFirst();
+        assertTrue(purge.path("job_id").isNull(), purge.toString());
+        assertEquals("removed 2 finished job record(s)", purge.path("message").asText());
+        assertEquals("{\"count\":2,\"ids\":[" + keep + "," + dependent + "],\"states\":[\"cancelled\"]}",
+                purge.path("data").toString());
+        assertEquals(events.get(events.size() - 1), purge, "the newest event");
     }
 
     /**

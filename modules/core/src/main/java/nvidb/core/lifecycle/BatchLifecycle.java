@@ -7,8 +7,7 @@ import nvidb.core.api.EventKind;
 import nvidb.core.api.Job;
 import nvidb.core.api.JobState;
 import nvidb.core.api.NvidbException;
-import nvidb.core.store.JobRepository.Changes;
-import nvidb.core.store.JobRepository.Column;
+import nvidb.core.store.JobChanges;
 import nvidb.core.store.Store;
 
 /**
@@ -31,8 +30,7 @@ public final class BatchLifecycle {
                          Instant now) {
         return store.db.write(() -> {
             current(id, Transition.STAGE);
-            store.jobs.update(id, new Changes().set(Column.NODE, node).set(Column.GPU_IDS, List.of())
-                    .set(Column.RUN_DIR, runDir).set(Column.LAST_ERROR, null), now);
+            store.jobs.update(id, new JobChanges().node(node).gpuIds(List.of()).runDir(runDir).lastError(null), now);
             store.batch.submitted(id, node, batchId, runDir, system + ": submitted", now);
             store.events.append(now, EventKind.JOB_BATCH_SUBMITTED, id, node, "handed to " + system + " as job "
                     + batchId, Map.of(system + "_job_id", batchId, "adopted", adopted));
@@ -52,8 +50,7 @@ public final class BatchLifecycle {
     public Job cancelledThere(long id, String reason, Instant now) {
         return store.db.write(() -> {
             Job job = current(id, Transition.CANCEL);
-            store.jobs.update(id, new Changes().set(Column.STATE, JobState.CANCELLED).set(Column.FINISHED_AT, now)
-                    .set(Column.LAST_ERROR, reason), now);
+            store.jobs.update(id, new JobChanges().state(JobState.CANCELLED).finishedAt(now).lastError(reason), now);
             store.events.append(now, EventKind.JOB_CANCELLED, id, job.node(), reason, null);
             return reread(id);
         });
@@ -66,11 +63,9 @@ public final class BatchLifecycle {
     public Job preempted(long id, String reason, Instant now) {
         return store.db.write(() -> {
             Job job = current(id, Transition.PREEMPT);
-            store.jobs.update(id, new Changes().set(Column.STATE, JobState.PENDING).set(Column.NODE, null)
-                    .set(Column.GPU_IDS, List.of()).set(Column.REMOTE_PID, null).set(Column.REMOTE_PGID, null)
-                    .set(Column.RUN_DIR, null).set(Column.STARTED_AT, null).set(Column.HEARTBEAT_AT, null)
-                    .set(Column.ATTEMPT, job.attempt() + (job.state() == JobState.RUNNING ? 0 : 1))
-                    .set(Column.LAST_ERROR, reason), now);
+            store.jobs.update(id, new JobChanges().state(JobState.PENDING).node(null).gpuIds(List.of()).remotePid(null)
+                    .remotePgid(null).runDir(null).startedAt(null).heartbeatAt(null)
+                    .attempt(job.attempt() + (job.state() == JobState.RUNNING ? 0 : 1)).lastError(reason), now);
             store.batch.forget(id, now);
             store.events.append(now, EventKind.JOB_REQUEUED, id, job.node(), reason, null);
             return reread(id);

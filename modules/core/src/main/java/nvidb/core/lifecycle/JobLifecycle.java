@@ -14,8 +14,7 @@ import nvidb.core.api.JobState;
 import nvidb.core.api.NvidbException;
 import nvidb.core.api.Sizes;
 import nvidb.core.api.TickSummary.AlertRef;
-import nvidb.core.store.JobRepository.Changes;
-import nvidb.core.store.JobRepository.Column;
+import nvidb.core.store.JobChanges;
 import nvidb.core.store.JobRepository;
 import nvidb.core.store.Store;
 import nvidb.core.util.Texts;
@@ -84,10 +83,9 @@ public final class JobLifecycle {
     public Job requeue(long id, Instant now) {
         return store.db.write(() -> {
             Job job = current(id, Transition.REQUEUE);
-            Changes reset = cleared().set(Column.EXIT_CODE, null).set(Column.FINISHED_AT, null)
-                    .set(Column.GPU_MEM_MB, null).set(Column.LAST_ERROR, null).set(Column.HELD_REASON, null);
+            JobChanges reset = cleared().exitCode(null).finishedAt(null).gpuMemMb(null).lastError(null).heldReason(null);
             if (job.lane() != null) {
-                reset.set(Column.LANE_SEQ, store.lanes.nextSeq(job.lane()));
+                reset.laneSeq(store.lanes.nextSeq(job.lane()));
             }
             store.jobs.update(id, reset, now);
             store.events.append(now, EventKind.JOB_REQUEUED, id, null, "requeued", null);
@@ -101,7 +99,7 @@ public final class JobLifecycle {
     public Job stage(long id, String runDir, Instant now) {
         return store.db.write(() -> {
             current(id, Transition.STAGE);
-            store.jobs.update(id, Changes.of(Column.RUN_DIR, runDir), now);
+            store.jobs.update(id, new JobChanges().runDir(runDir), now);
             return reread(id);
         });
     }
@@ -111,7 +109,7 @@ public final class JobLifecycle {
         return store.db.write(() -> {
             Job job = current(id, Transition.UNSTAGE);
             if (runDir.equals(job.runDir())) {
-                store.jobs.update(id, Changes.of(Column.RUN_DIR, null), now);
+                store.jobs.update(id, new JobChanges().runDir(null), now);
             }
             return reread(id);
         });
@@ -125,7 +123,7 @@ public final class JobLifecycle {
     public Job place(long id, String node, List<Integer> gpuIds, Instant now) {
         return store.db.write(() -> {
             current(id, Transition.STAGE);
-            store.jobs.update(id, new Changes().set(Column.NODE, node).set(Column.GPU_IDS, gpuIds), now);
+            store.jobs.update(id, new JobChanges().node(node).gpuIds(gpuIds), now);
             return reread(id);
         });
     }
@@ -134,7 +132,7 @@ public final class JobLifecycle {
     public Job unplace(long id, Instant now) {
         return store.db.write(() -> {
             current(id, Transition.UNSTAGE);
-            store.jobs.update(id, new Changes().set(Column.NODE, null).set(Column.GPU_IDS, List.of()), now);
+            store.jobs.update(id, new JobChanges().node(null).gpuIds(List.of()), now);
             return reread(id);
         });
     }
@@ -146,13 +144,9 @@ public final class JobLifecycle {
             Job job = current(id, Transition.START);
             // The start on the boot clock too, which --timeout counts on (TimeoutPass: the wall clock may jump).
             BootClock boot = BootClock.now().map(c -> c.at(s.startedAt() == null ? now : s.startedAt(), now)).orElse(null);
-            store.jobs.update(id, new Changes().set(Column.STATE, JobState.RUNNING).set(Column.NODE, s.node())
-                    .set(Column.GPU_IDS, s.gpuIds()).set(Column.REMOTE_PID, s.pid()).set(Column.REMOTE_PGID, s.pgid())
-                    .set(Column.RUN_DIR, s.runDir()).set(Column.STARTED_AT, s.startedAt())
-                    .set(Column.STARTED_BOOT_ID, boot == null ? null : boot.bootId())
-                    .set(Column.STARTED_UPTIME_MS, boot == null ? null : boot.uptimeMs())
-                    .set(Column.HEARTBEAT_AT, now).set(Column.ATTEMPT, s.attempt()).set(Column.LAST_ERROR, null)
-                    .set(Column.EXIT_CODE, null).set(Column.FINISHED_AT, null), now);
+            store.jobs.update(id, new JobChanges().state(JobState.RUNNING).node(s.node()).gpuIds(s.gpuIds())
+                    .remotePid(s.pid()).remotePgid(s.pgid()).runDir(s.runDir()).startedAt(s.startedAt()).startedOn(boot)
+                    .heartbeatAt(now).attempt(s.attempt()).lastError(null).exitCode(null).finishedAt(null), now);
             Map<String, Object> data = new LinkedHashMap<>();
             data.put("pid", s.pid());
             data.put("gpu_ids", s.gpuIds());
@@ -178,17 +172,17 @@ public final class JobLifecycle {
         return store.db.write(() -> {
             Job job = current(id, Transition.FINISH);
             JobState state = e.exitCode() == 0 ? JobState.COMPLETED : JobState.FAILED;
-            Changes changes = progress(job, e.status(), now).set(Column.STATE, state).set(Column.EXIT_CODE, e.exitCode())
-                    .set(Column.FINISHED_AT, e.finishedAt()).set(Column.HEARTBEAT_AT, now);
+            JobChanges changes = progress(job, e.status(), now).state(state).exitCode(e.exitCode())
+                    .finishedAt(e.finishedAt()).heartbeatAt(now);
             if (e.result() != null) {
-                changes.set(Column.RESULT, e.result()); // decisions.md §7: a job that wrote none keeps a value a client set
+                changes.result(e.result()); // decisions.md §7: a job that wrote none keeps a value a client set
             }
             if (state == JobState.FAILED) {
                 String last = e.tail() == null ? "" : e.tail().strip().lines().reduce((a, b) -> b).orElse("");
-                changes.set(Column.LAST_ERROR, "exit code " + e.exitCode()
+                changes.lastError("exit code " + e.exitCode()
                         + (last.isEmpty() ? "" : ": " + Texts.truncate(last, 200)));
             } else {
-                changes.set(Column.LAST_ERROR, null);
+                changes.lastError(null);
             }
             store.jobs.update(id, changes, now);
             store.events.append(now, EventKind.JOB_FINISHED, id, job.node(), state.label() + " (exit " + e.exitCode() + ")",
@@ -208,11 +202,10 @@ public final class JobLifecycle {
             if (o.orphanReason() != null) {
                 owesKill(job, o.orphanReason(), now);
             }
-            Changes changes = progress(job, o.status(), now).set(Column.STATE, JobState.TIMEOUT)
-                    .set(Column.FINISHED_AT, o.finishedAt())
-                    .set(Column.LAST_ERROR, "exceeded max runtime of " + o.limitSeconds() + "s");
+            JobChanges changes = progress(job, o.status(), now).state(JobState.TIMEOUT).finishedAt(o.finishedAt())
+                    .lastError("exceeded max runtime of " + o.limitSeconds() + "s");
             if (o.byRunner()) {
-                changes.set(Column.EXIT_CODE, o.exitCode()).set(Column.HEARTBEAT_AT, now);
+                changes.exitCode(o.exitCode()).heartbeatAt(now);
             }
             store.jobs.update(id, changes, now);
             store.events.append(now, EventKind.JOB_TIMEOUT, id, job.node(), "killed after " + o.limitSeconds() + "s",
@@ -235,7 +228,7 @@ public final class JobLifecycle {
     }
 
     private Applied retry(Job job, Instant now) {
-        store.jobs.update(job.id(), cleared().set(Column.LAST_ERROR, "process vanished; retrying"), now);
+        store.jobs.update(job.id(), cleared().lastError("process vanished; retrying"), now);
         store.events.append(now, EventKind.JOB_REQUEUED, job.id(), job.node(), "process vanished; retrying",
                 Map.of("attempt", job.attempt()));
         String title = label(job) + " vanished on " + job.node() + "; retrying (attempt " + (job.attempt() + 1)
@@ -244,8 +237,8 @@ public final class JobLifecycle {
     }
 
     private Applied lose(Job job, Instant now) {
-        store.jobs.update(job.id(), new Changes().set(Column.STATE, JobState.LOST).set(Column.FINISHED_AT, now)
-                .set(Column.LAST_ERROR, "process vanished without an exit code"), now);
+        store.jobs.update(job.id(), new JobChanges().state(JobState.LOST).finishedAt(now)
+                .lastError("process vanished without an exit code"), now);
         store.events.append(now, EventKind.JOB_LOST, job.id(), job.node(), "process vanished without an exit code", null);
         String title = label(job) + " was lost on " + job.node() + ": its process vanished without an exit code";
         return new Applied(reread(job.id()), raise(now, AlertKind.JOB_LOST, job, job.node(), title, null));
@@ -255,8 +248,7 @@ public final class JobLifecycle {
     public Applied reject(long id, String reason, Instant now) {
         return store.db.write(() -> {
             Job job = current(id, Transition.REJECT);
-            store.jobs.update(id, new Changes().set(Column.STATE, JobState.FAILED).set(Column.FINISHED_AT, now)
-                    .set(Column.LAST_ERROR, reason), now);
+            store.jobs.update(id, new JobChanges().state(JobState.FAILED).finishedAt(now).lastError(reason), now);
             store.events.append(now, EventKind.JOB_FAILED, id, null, reason, null);
             String title = label(job) + " can never run: " + reason;
             return new Applied(reread(id), raise(now, AlertKind.JOB_UNSCHEDULABLE, job, null, title, reason));
@@ -273,8 +265,8 @@ public final class JobLifecycle {
             if (orphanReason != null) {
                 owesKill(job, orphanReason, now);
             }
-            store.jobs.update(id, new Changes().set(Column.STATE, JobState.CANCELLED).set(Column.FINISHED_AT, now)
-                    .set(Column.LAST_ERROR, "cancelled by user"), now);
+            store.jobs.update(id, new JobChanges().state(JobState.CANCELLED).finishedAt(now)
+                    .lastError("cancelled by user"), now);
             store.events.append(now, EventKind.JOB_CANCELLED, id, job.node(), "cancelled by user", null);
             return reread(id);
         });
@@ -286,7 +278,7 @@ public final class JobLifecycle {
     public Applied hold(long id, String reason, Instant now) {
         return store.db.write(() -> {
             Job job = current(id, Transition.HOLD);
-            store.jobs.update(id, Changes.of(Column.HELD_REASON, reason), now);
+            store.jobs.update(id, new JobChanges().heldReason(reason), now);
             store.events.append(now, EventKind.JOB_HELD, id, null, reason, Map.of("reason", reason));
             String title = label(job) + " is held: " + reason;
             String detail = "It stays pending and keeps its place. Release it with `nvidb job release " + id
@@ -300,7 +292,7 @@ public final class JobLifecycle {
     public Job unhold(long id, Instant now) {
         return store.db.write(() -> {
             current(id, Transition.RELEASE);
-            store.jobs.update(id, Changes.of(Column.HELD_REASON, null), now);
+            store.jobs.update(id, new JobChanges().heldReason(null), now);
             store.events.append(now, EventKind.JOB_UNHELD, id, null, "no longer held", null);
             return reread(id);
         });
@@ -315,7 +307,7 @@ public final class JobLifecycle {
             Job job = current(id, Transition.RELEASE);
             List<Long> kept = new java.util.ArrayList<>(job.dependsOn());
             kept.removeAll(dead);
-            store.jobs.update(id, new Changes().set(Column.HELD_REASON, null).set(Column.DEPENDS_ON, kept), now);
+            store.jobs.update(id, new JobChanges().heldReason(null).dependsOn(kept), now);
             store.events.append(now, EventKind.JOB_RELEASED, id, null, reason, Map.of("dropped", dead));
             return reread(id);
         });
@@ -327,10 +319,10 @@ public final class JobLifecycle {
      */
     public Job repoint(long id, List<Long> dependsOn, List<Long> dependsAny, Instant now) {
         return store.db.write(() -> {
-            Changes changes = new Changes().set(Column.DEPENDS_ON, dependsOn).set(Column.DEPENDS_ANY, dependsAny);
+            JobChanges changes = new JobChanges().dependsOn(dependsOn).dependsAny(dependsAny);
             if (reread(id).held()) {
                 current(id, Transition.RELEASE);
-                changes.set(Column.HELD_REASON, null);
+                changes.heldReason(null);
             }
             store.jobs.update(id, changes, now);
             return reread(id);
@@ -357,17 +349,15 @@ public final class JobLifecycle {
     }
 
     /** The placement and progress of a run, cleared when a job goes back to pending. */
-    private static Changes cleared() {
-        return new Changes().set(Column.STATE, JobState.PENDING).set(Column.NODE, null)
-                .set(Column.GPU_IDS, List.of()).set(Column.REMOTE_PID, null).set(Column.REMOTE_PGID, null)
-                .set(Column.RUN_DIR, null).set(Column.STARTED_AT, null).set(Column.HEARTBEAT_AT, null)
-                .set(Column.PROGRESS, null).set(Column.PROGRESS_AT, null);
+    private static JobChanges cleared() {
+        return new JobChanges().state(JobState.PENDING).node(null).gpuIds(List.of()).remotePid(null).remotePgid(null)
+                .runDir(null).startedAt(null).heartbeatAt(null).progress(null, null);
     }
 
-    private static Changes progress(Job job, String status, Instant now) {
-        Changes c = new Changes();
+    private static JobChanges progress(Job job, String status, Instant now) {
+        JobChanges c = new JobChanges();
         if (status != null && !status.equals(job.progress())) {
-            c.set(Column.PROGRESS, status).set(Column.PROGRESS_AT, now);
+            c.progress(status, now);
         }
         return c;
     }

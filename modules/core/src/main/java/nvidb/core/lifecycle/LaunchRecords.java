@@ -7,8 +7,7 @@ import nvidb.core.api.EventKind;
 import nvidb.core.api.Job;
 import nvidb.core.api.JobState;
 import nvidb.core.api.TickSummary.AlertRef;
-import nvidb.core.store.JobRepository.Changes;
-import nvidb.core.store.JobRepository.Column;
+import nvidb.core.store.JobChanges;
 import nvidb.core.store.Store;
 import nvidb.core.util.Texts;
 
@@ -52,7 +51,7 @@ public final class LaunchRecords {
             if (job == null || job.state() != JobState.PENDING || message.equals(job.lastError())) {
                 return null;
             }
-            store.jobs.update(id, Changes.of(Column.LAST_ERROR, message), now);
+            store.jobs.update(id, new JobChanges().lastError(message), now);
             store.events.append(now, EventKind.JOB_FAILED, id, null, message, null);
             String title = JobLifecycle.label(job) + " could not be started: " + Texts.truncate(errors, 120);
             return JobLifecycle.raise(store, now, AlertKind.LAUNCH_FAILED, job, null, title, message);

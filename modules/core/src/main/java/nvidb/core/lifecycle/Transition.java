@@ -31,6 +31,9 @@ public enum Transition {
     /** A person runs a finished job again. */
     REQUEUE("requeued", EnumSet.of(JobState.COMPLETED, JobState.FAILED, JobState.CANCELLED, JobState.TIMEOUT,
             JobState.LOST)),
+    /** A person deletes a finished job's record ({@code job purge}); see {@link Purge}. */
+    PURGE("purged", EnumSet.of(JobState.COMPLETED, JobState.FAILED, JobState.CANCELLED, JobState.TIMEOUT,
+            JobState.LOST)),
     /** A batch system (Slurm) preempted the job: it waits again, without spending a retry. */
     PREEMPT("sent back to waiting", EnumSet.of(JobState.PENDING, JobState.RUNNING)),
     /** A running job whose process vanished goes back to pending while it has retries left. */

@@ -14,8 +14,6 @@ import nvidb.core.lifecycle.JobLifecycle;
 import nvidb.core.lifecycle.Moves;
 import nvidb.core.node.NodeReport;
 import nvidb.core.store.BatchRepository.BatchJob;
-import nvidb.core.store.JobRepository.Changes;
-import nvidb.core.store.JobRepository.Column;
 import nvidb.core.store.Store;
 import nvidb.core.util.Texts;
 import nvidb.spi.batch.BatchJobState;
@@ -146,15 +144,10 @@ final class BatchSettlePass {
     }
 
     private void heartbeat(Job job, NodeReport.JobDirState dir, Instant now) {
-        Changes alive = new Changes().set(Column.HEARTBEAT_AT, now);
-        if (dir != null && dir.status() != null && !dir.status().equals(job.progress())) {
-            alive.set(Column.PROGRESS, dir.status()).set(Column.PROGRESS_AT, now);
-        }
-        if (dir != null && dir.pid() != null && !dir.pid().equals(job.remotePid())) {
-            alive.set(Column.REMOTE_PID, dir.pid());
-        }
+        String progress = dir == null ? null : SettlePass.changed(dir.status(), job.progress());
+        Integer pid = dir == null ? null : SettlePass.changed(dir.pid(), job.remotePid());
         store.db.write(() -> {
-            store.jobs.update(job.id(), alive, now);
+            store.jobs.heartbeat(job.id(), progress, pid, now);
             return null;
         });
     }

@@ -29,8 +29,6 @@ import nvidb.core.node.NodeConnections;
 import nvidb.core.node.NodeProbeScript;
 import nvidb.core.node.NodeReport;
 import nvidb.core.store.BatchRepository.BatchJob;
-import nvidb.core.store.JobRepository.Changes;
-import nvidb.core.store.JobRepository.Column;
 import nvidb.core.store.OrphanRepository.Orphan;
 import nvidb.core.store.Store;
 import nvidb.core.util.Texts;
@@ -233,7 +231,7 @@ final class NodeRefreshPass {
             for (Job j : stillRunning) {
                 Long measured = capacity.measuredByJob().get(j.id());
                 if (measured != null && !measured.equals(j.gpuMemMb() == null ? null : (long) j.gpuMemMb())) {
-                    store.jobs.update(j.id(), Changes.of(Column.GPU_MEM_MB, measured.intValue()), now);
+                    store.jobs.recordGpuMemory(j.id(), measured.intValue(), now);
                 }
             }
             store.nodes.markUp(n.name(), now, o.gpus().error() == null ? null : Texts.truncate(o.gpus().error(), 300),

@@ -13,8 +13,6 @@ import nvidb.core.api.Times;
 import nvidb.core.lifecycle.JobLifecycle;
 import nvidb.core.lifecycle.Moves;
 import nvidb.core.node.NodeReport;
-import nvidb.core.store.JobRepository.Changes;
-import nvidb.core.store.JobRepository.Column;
 import nvidb.core.store.Store;
 import nvidb.core.util.Texts;
 
@@ -83,14 +81,8 @@ final class SettlePass {
                 summary.finished(current.id(), moved.job().state().label(), null);
                 return true;
             }
-            Changes alive = new Changes().set(Column.HEARTBEAT_AT, now);
-            if (dir.status() != null && !dir.status().equals(current.progress())) {
-                alive.set(Column.PROGRESS, dir.status()).set(Column.PROGRESS_AT, now);
-            }
-            if (dir.pid() != null && !dir.pid().equals(current.remotePid())) {
-                alive.set(Column.REMOTE_PID, dir.pid());
-            }
-            store.jobs.update(current.id(), alive, now);
+            store.jobs.heartbeat(current.id(), changed(dir.status(), current.progress()),
+                    changed(dir.pid(), current.remotePid()), now);
             return false;
         });
     }
@@ -130,5 +122,10 @@ final class SettlePass {
             return now;
         }
         return Instant.ofEpochSecond(epoch);
+    }
+
+    /** What a job's directory says now, where it differs from the record ({@code was}); else null. */
+    static <T> T changed(T seen, T was) {
+        return seen != null && !seen.equals(was) ? seen : null;
     }
 }

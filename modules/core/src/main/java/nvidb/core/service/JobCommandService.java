@@ -4,7 +4,6 @@ import static nvidb.core.service.ServiceContext.csv;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +20,7 @@ import nvidb.core.api.TickSummary;
 import nvidb.core.api.Times;
 import nvidb.core.lifecycle.JobLifecycle;
 import nvidb.core.lifecycle.Moves;
+import nvidb.core.lifecycle.Purge;
 import nvidb.core.lifecycle.Transition;
 import nvidb.core.scheduler.NodeKills;
 import nvidb.core.store.Store;
@@ -28,8 +28,9 @@ import nvidb.spi.transport.TransportException;
 
 /**
  * What a person does to jobs: submit, cancel, requeue, release, purge, and acknowledging the
- * alerts they raised. Every state change goes through {@link JobLifecycle}; an operation that must
- * not interleave with a scheduler pass runs under the {@link OperationLease}.
+ * alerts they raised. Every state change goes through {@link JobLifecycle} (a purge through its
+ * neighbour {@link Purge}); an operation that must not interleave with a scheduler pass runs
+ * under the {@link OperationLease}.
  */
 public final class JobCommandService implements JobCommands {
     private final ServiceContext ctx;
@@ -39,6 +40,7 @@ public final class JobCommandService implements JobCommands {
     private final OperationLease lease;
     private final LaneRunnerService runners;
     private final Submission submission;
+    private final Purge purges;
 
     JobCommandService(ServiceContext ctx) {
         this.ctx = ctx;
@@ -48,6 +50,7 @@ public final class JobCommandService implements JobCommands {
         this.lease = ctx.lease();
         this.runners = new LaneRunnerService(ctx);
         this.submission = new Submission(ctx);
+        this.purges = new Purge(store);
     }
 
     @Override
@@ -242,29 +245,14 @@ public final class JobCommandService implements JobCommands {
 
     @Override
     public int purge(Set<JobState> states) {
-        Set<JobState> wanted = states.isEmpty()
-                ? Set.of(JobState.COMPLETED, JobState.FAILED, JobState.CANCELLED, JobState.TIMEOUT, JobState.LOST)
-                : states;
+        Set<JobState> wanted = states.isEmpty() ? Transition.PURGE.from() : states;
         for (JobState s : wanted) {
-            if (!s.terminal()) {
+            if (!Transition.PURGE.allows(s)) {
                 throw NvidbException.usage("--state " + s.label() + " is not a finished state; purge removes only "
                         + "completed, failed, cancelled, timeout or lost jobs");
             }
         }
-        return store.db.write(() -> {
-            Set<Long> referenced = new HashSet<>();
-            for (Job j : store.jobs.active()) {
-                referenced.addAll(j.dependsOn());
-                referenced.addAll(j.dependsAny());
-            }
-            int removed = 0;
-            for (Job j : store.jobs.inStates(wanted)) {
-                if (!referenced.contains(j.id())) {
-                    removed += store.jobs.delete(j.id());
-                }
-            }
-            return removed;
-        });
+        return purges.finished(wanted, Times.now()).size();
     }
 
     @Override

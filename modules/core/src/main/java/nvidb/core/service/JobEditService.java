@@ -26,8 +26,6 @@ import nvidb.core.api.NvidbException;
 import nvidb.core.api.TickMode;
 import nvidb.core.api.TickSummary;
 import nvidb.core.api.Times;
-import nvidb.core.store.JobRepository.Changes;
-import nvidb.core.store.JobRepository.Column;
 import nvidb.core.store.Store;
 
 /**
@@ -51,7 +49,7 @@ public final class JobEditService implements JobEdits {
             if (append && job.notes() != null && !job.notes().isEmpty()) {
                 value = job.notes() + " | " + text;
             }
-            store.jobs.update(id, Changes.of(Column.NOTES, blankToNull(value)), Times.now());
+            store.jobs.setNotes(id, blankToNull(value), Times.now());
             return store.jobs.find(id).orElseThrow();
         });
     }
@@ -76,7 +74,7 @@ public final class JobEditService implements JobEdits {
         String canonical = Json.write(parsed);
         return store.db.write(() -> {
             store.jobs.find(id).orElseThrow(() -> NvidbException.notFound("job " + id + " not found"));
-            store.jobs.update(id, Changes.of(Column.RESULT, canonical), Times.now());
+            store.jobs.setResult(id, canonical, Times.now());
             return store.jobs.find(id).orElseThrow();
         });
     }
@@ -137,7 +135,7 @@ public final class JobEditService implements JobEdits {
             }
             if (next != job.priority()) {
                 Instant now = Times.now();
-                store.jobs.update(id, Changes.of(Column.PRIORITY, next), now);
+                store.jobs.setPriority(id, next, now);
                 store.events.append(now, EventKind.JOB_PRIORITY, id, null, "priority " + job.priority() + " -> " + next, null);
             }
             return store.jobs.find(id).orElseThrow();
@@ -177,7 +175,7 @@ public final class JobEditService implements JobEdits {
             for (int i = 0; i < order.size(); i++) {
                 Job j = order.get(i);
                 if (priorities[i] != j.priority()) {
-                    store.jobs.update(j.id(), Changes.of(Column.PRIORITY, priorities[i]), now);
+                    store.jobs.setPriority(j.id(), priorities[i], now);
                 }
             }
             store.events.append(now, EventKind.JOB_PRIORITY, id, null,

@@ -14,8 +14,6 @@ import nvidb.core.api.NvidbException;
 import nvidb.core.api.TickMode;
 import nvidb.core.api.TickSummary;
 import nvidb.core.api.Times;
-import nvidb.core.store.JobRepository.Changes;
-import nvidb.core.store.JobRepository.Column;
 import nvidb.core.store.Store;
 import nvidb.spi.transport.TransportException;
 
@@ -190,11 +188,9 @@ public final class LaneOrderService implements LaneOrdering {
             Lanes lanes = ctx.lanes();
             String previous = job.lane();
             if (!lane.name().equals(previous)) {
-                store.jobs.update(id, new Changes().set(Column.LANE, lane.name())
-                        .set(Column.LANE_SEQ, store.lanes.nextSeq(lane.name()))
-                        .set(Column.NODE_CONSTRAINT, lane.node()), now);
+                store.jobs.setLane(id, lane.name(), store.lanes.nextSeq(lane.name()), lane.node(), now);
             } else if (!lane.node().equals(job.nodeConstraint())) {
-                store.jobs.update(id, Changes.of(Column.NODE_CONSTRAINT, lane.node()), now);
+                store.jobs.setNodeConstraint(id, lane.node(), now);
             }
             int position = at != null || !lane.name().equals(previous)
                     ? lanes.move(id, lane.name(), at == null ? "tail" : at, now)
@@ -221,8 +217,7 @@ public final class LaneOrderService implements LaneOrdering {
                         + (job.lane() == null ? "; it is in no lane" : "; it is in lane '" + job.lane() + "'"));
             }
             Instant now = Times.now();
-            store.jobs.update(id, new Changes().set(Column.LANE, null).set(Column.LANE_SEQ, null)
-                    .set(Column.NODE_CONSTRAINT, null), now);
+            store.jobs.setLane(id, null, null, null, now);
             store.events.append(now, EventKind.LANE_ASSIGNED, id, lane.node(), "removed from lane " + lane.name(),
                     data("lane", null, "previous", lane.name()));
             return new Assigned(id, null, lane.name(), null, null);

@@ -11,8 +11,6 @@ import nvidb.core.api.Job;
 import nvidb.core.api.JobState;
 import nvidb.core.api.LaneRecord;
 import nvidb.core.api.NvidbException;
-import nvidb.core.store.JobRepository.Changes;
-import nvidb.core.store.JobRepository.Column;
 import nvidb.core.store.Store;
 
 /** Lane names and lane order: which lane a name means, and where each queued job stands. */
@@ -178,7 +176,7 @@ final class Lanes {
         for (Job j : order) {
             seq += 1000;
             if (j.laneSeq() == null || j.laneSeq() != seq) {
-                store.jobs.update(j.id(), Changes.of(Column.LANE_SEQ, seq), now);
+                store.jobs.setLaneSeq(j.id(), seq, now);
             }
         }
     }

@@ -30,11 +30,12 @@ public final class JobRepository {
     private static final String DELETE = "DELETE FROM jobs WHERE id = ?";
 
     /**
-     * Columns a command may change, so updates name their columns without building SQL from input.
+     * Columns an update may change, so updates name their columns without building SQL from input.
      * {@code DEPENDS_ON}, {@code DEPENDS_ANY} and {@code GPU_IDS} take a list and are child tables
-     * ({@link JobLists}), not columns of {@code jobs}.
+     * ({@link JobLists}), not columns of {@code jobs}. Outside the store a move names them through
+     * {@link JobChanges}' typed setters, and anything else through this class's own methods.
      */
-    public enum Column {
+    enum Column {
         NAME("name"), STATE("state"), PRIORITY("priority"), NODE_CONSTRAINT("node_constraint"),
         DEPENDS_ON(null), DEPENDS_ANY(null), STARTED_AT("started_at"),
         FINISHED_AT("finished_at"), NODE("node"), GPU_IDS(null), LANE("lane"), LANE_SEQ("lane_seq"),
@@ -43,28 +44,10 @@ public final class JobRepository {
         RESULT("result"), NOTES("notes"), PROGRESS("progress"), PROGRESS_AT("progress_at"),
         HELD_REASON("held_reason"), STARTED_BOOT_ID("started_boot_id"), STARTED_UPTIME_MS("started_uptime_ms");
 
-        private final String sql;
+        final String sql;
 
         Column(String sql) {
             this.sql = sql;
-        }
-    }
-
-    /** Column values for {@link #update}; unlike {@code Map.of} it takes nulls (SQL NULL). */
-    public static final class Changes {
-        private final Map<Column, Object> values = new java.util.LinkedHashMap<>();
-
-        public static Changes of(Column column, Object value) {
-            return new Changes().set(column, value);
-        }
-
-        public Changes set(Column column, Object value) {
-            values.put(column, value);
-            return this;
-        }
-
-        public boolean isEmpty() {
-            return values.isEmpty();
         }
     }
 
@@ -290,43 +273,66 @@ public final class JobRepository {
         });
     }
 
-    /** Sets the named columns of one job and touches {@code updated_at}. */
-    public void update(long id, Changes changes, Instant now) {
+    /** Writes what a move of the lifecycle changes in one job's row, and touches {@code updated_at}. */
+    public void update(long id, JobChanges changes, Instant now) {
         Rows.sql(() -> {
-            Map<Column, Object> values = changes.values;
-            if (values.isEmpty()) {
-                return null;
-            }
-            StringBuilder sql = new StringBuilder("UPDATE jobs SET ");
-            List<Object> args = new ArrayList<>();
-            for (Map.Entry<Column, Object> e : values.entrySet()) {
-                Column column = e.getKey();
-                if (column.sql == null) {
-                    replaceList(id, column, (List<?>) e.getValue());
-                    continue;
-                }
-                sql.append(column.sql).append(" = ?, ");
-                args.add(e.getValue() instanceof JobState s ? s.label() : e.getValue());
-            }
-            sql.append("updated_at = ? WHERE id = ?");
-            args.add(now);
-            args.add(id);
-            try (PreparedStatement ps = c().prepareStatement(sql.toString())) {
-                Rows.bind(ps, args.toArray());
-                ps.executeUpdate();
-            }
+            changes.write(c(), id, now);
             return null;
         });
     }
 
-    @SuppressWarnings("unchecked")
-    private void replaceList(long id, Column column, List<?> values) throws SQLException {
-        List<?> list = values == null ? List.of() : values;
-        if (column == Column.GPU_IDS) {
-            JobLists.replaceGpus(c(), id, (List<Integer>) list);
-        } else {
-            JobLists.replaceDependencies(c(), id, column == Column.DEPENDS_ANY, (List<Long>) list);
+    // ------------------------------------------------------------------ fields that are no part of a job's state
+
+    /**
+     * A running job was seen alive: its heartbeat is now, and its progress line and process id
+     * are written where the caller saw them change (null: unchanged).
+     */
+    public void heartbeat(long id, String progress, Integer pid, Instant now) {
+        JobChanges alive = new JobChanges().heartbeatAt(now);
+        if (progress != null) {
+            alive.progress(progress, now);
         }
+        if (pid != null) {
+            alive.remotePid(pid);
+        }
+        update(id, alive, now);
+    }
+
+    /** The GPU memory a running job's processes were measured to hold. */
+    public void recordGpuMemory(long id, int mb, Instant now) {
+        update(id, new JobChanges().gpuMemMb(mb), now);
+    }
+
+    /** {@code job note}: null clears it. */
+    public void setNotes(long id, String notes, Instant now) {
+        update(id, new JobChanges().set(Column.NOTES, notes), now);
+    }
+
+    /** {@code job result --set}: the stored JSON. */
+    public void setResult(long id, String json, Instant now) {
+        update(id, new JobChanges().result(json), now);
+    }
+
+    public void setPriority(long id, int priority, Instant now) {
+        update(id, new JobChanges().set(Column.PRIORITY, priority), now);
+    }
+
+    /** A queued lane job's place in its lane. */
+    public void setLaneSeq(long id, long seq, Instant now) {
+        update(id, new JobChanges().laneSeq(seq), now);
+    }
+
+    /**
+     * A pending job's lane, its place there and the node it is pinned to (the lane's); all three
+     * null take it out of any lane.
+     */
+    public void setLane(long id, String lane, Long seq, String nodeConstraint, Instant now) {
+        update(id, new JobChanges().set(Column.LANE, lane).laneSeq(seq).set(Column.NODE_CONSTRAINT, nodeConstraint), now);
+    }
+
+    /** The node a pending job is pinned to ({@code --node}, or its lane's). */
+    public void setNodeConstraint(long id, String node, Instant now) {
+        update(id, new JobChanges().set(Column.NODE_CONSTRAINT, node), now);
     }
 
     public int delete(long id) {

@@ -1,6 +1,7 @@
 package nvidb.core.store;
 
 import java.io.IOException;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -24,6 +25,9 @@ import nvidb.core.api.NvidbException;
 final class Migrations {
     static final String INDEX = "migrations/index.txt";
     private static final Pattern NAME = Pattern.compile("V(\\d{3,})__[a-z0-9_]+\\.sql");
+    private static final String CREATE_SCHEMA_VERSION =
+            "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)";
+    private static final String STAMP = "INSERT INTO schema_version (version, applied_at) VALUES (?, ?)";
 
     private static List<String> names;
 
@@ -75,31 +79,46 @@ final class Migrations {
         int current = currentVersion(db);
         refuseNewer(db, current, latest);
         while (current < latest) {
-            int next = current + 1;
-            String sql = sql(next);
-            // Re-read inside the transaction: a concurrent opener may have applied it already.
-            current = db.write(() -> Rows.sql(() -> {
-                try (Statement s = db.connection().createStatement()) {
-                    s.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)");
-                }
-                int now = currentVersion(db);
-                if (now >= next) {
-                    return now;
-                }
-                try (Statement s = db.connection().createStatement()) {
-                    for (String statement : splitStatements(sql)) {
-                        s.execute(statement);
-                    }
-                }
-                try (PreparedStatement ps = db.connection().prepareStatement(
-                        "INSERT INTO schema_version (version, applied_at) VALUES (?, ?)")) {
-                    ps.setInt(1, next);
-                    ps.setString(2, Database.now());
-                    ps.executeUpdate();
-                }
-                return next;
-            }));
+            current = applyOne(db, current + 1, sql(current + 1));
             refuseNewer(db, current, latest);
+        }
+    }
+
+    /**
+     * Applies migration {@code version}, whose text is {@code sql}, and records it in
+     * {@code schema_version}, both in one transaction: a statement that fails leaves neither.
+     * Returns the version the file is at afterwards, which is higher when a concurrent opener
+     * got there first (the version is read again inside the transaction).
+     */
+    static int applyOne(Database db, int version, String sql) {
+        return db.write(() -> Rows.sql(() -> {
+            try (Statement s = db.connection().createStatement()) {
+                s.execute(CREATE_SCHEMA_VERSION);
+            }
+            int now = currentVersion(db);
+            if (now >= version) {
+                return now;
+            }
+            execute(db.connection(), sql);
+            try (PreparedStatement ps = db.connection().prepareStatement(STAMP)) {
+                ps.setInt(1, version);
+                ps.setString(2, Database.now());
+                ps.executeUpdate();
+            }
+            return version;
+        }));
+    }
+
+    /**
+     * Runs every statement of a migration's text, in the caller's transaction, with SQLite's own
+     * parser: string literals, quoted identifiers, comments and trigger bodies may hold semicolons.
+     * sqlite-jdbc's {@code executeUpdate(String)} hands the whole text to {@code sqlite3_exec},
+     * which runs one statement after another and stops at the first that fails; its
+     * {@code execute(String)} would prepare the first statement only and ignore the rest.
+     */
+    static void execute(Connection c, String sql) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.executeUpdate(sql);
         }
     }
 
@@ -130,22 +149,4 @@ final class Migrations {
         });
     }
 
-    /** Splits a migration into statements at semicolons ending a line; comments are dropped. */
-    static List<String> splitStatements(String sql) {
-        List<String> out = new ArrayList<>();
-        StringBuilder current = new StringBuilder();
-        for (String line : sql.split("\n")) {
-            String code = line.contains("--") ? line.substring(0, line.indexOf("--")) : line;
-            current.append(code).append('\n');
-            if (code.strip().endsWith(";")) {
-                String statement = current.toString().strip();
-                out.add(statement.substring(0, statement.length() - 1));
-                current.setLength(0);
-            }
-        }
-        if (!current.toString().isBlank()) {
-            out.add(current.toString().strip());
-        }
-        return out;
-    }
 }

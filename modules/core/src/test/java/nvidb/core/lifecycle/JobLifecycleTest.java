@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -20,8 +21,7 @@ import nvidb.core.api.Event;
 import nvidb.core.api.Job;
 import nvidb.core.api.JobState;
 import nvidb.core.api.NvidbException;
-import nvidb.core.store.JobRepository.Changes;
-import nvidb.core.store.JobRepository.Column;
+import nvidb.core.store.JobChanges;
 import nvidb.core.store.JobRepository;
 import nvidb.core.store.Store;
 import org.junit.jupiter.api.AfterEach;
@@ -59,7 +59,7 @@ class JobLifecycleTest {
             case UNSTAGE, START, REJECT, HOLD, RELEASE -> WAITING;
             case FINISH, LOSE, TIME_OUT, RETRY -> EnumSet.of(Situation.RUNNING);
             case CANCEL, PREEMPT -> EnumSet.of(Situation.PENDING, Situation.HELD, Situation.RUNNING);
-            case REQUEUE -> ENDED;
+            case REQUEUE, PURGE -> ENDED;
         };
     }
 
@@ -82,8 +82,8 @@ class JobLifecycleTest {
     static Stream<Arguments> everyMove() {
         List<Arguments> out = new ArrayList<>();
         for (Transition t : Transition.values()) {
-            if (t == Transition.SUBMIT) {
-                continue;
+            if (t == Transition.SUBMIT || t == Transition.PURGE) {
+                continue; // no state before it; and a purge deletes the row (purgeDeletes… below)
             }
             for (Situation s : Situation.values()) {
                 out.add(Arguments.of(t, s));
@@ -207,7 +207,7 @@ class JobLifecycleTest {
         });
         long first = lifecycle.submit(laneJob(1), "a", now);
         long second = lifecycle.submit(laneJob(2), "b", now);
-        store.jobs.update(first, running(1).set(Column.STATE, JobState.FAILED).set(Column.EXIT_CODE, 1), now);
+        store.jobs.update(first, running(1).state(JobState.FAILED).exitCode(1), now);
         Job again = lifecycle.requeue(first, now);
         assertEquals(JobState.PENDING, again.state());
         assertNull(again.exitCode());
@@ -226,11 +226,62 @@ class JobLifecycleTest {
         assertNull(released.heldReason());
     }
 
+    /**
+     * A purge deletes the jobs in exactly the situations the table allows, except those an active
+     * job waits on, and writes one event for them all, with their ids.
+     */
+    @Test
+    void purgeDeletesTheFinishedJobsNoActiveJobWaitsOnWithOneEvent() {
+        Map<Situation, Long> ids = new EnumMap<>(Situation.class);
+        for (Situation s : Situation.values()) {
+            ids.put(s, jobIn(s, 0));
+        }
+        long awaited = jobIn(Situation.COMPLETED, 0);
+        long awaitedAny = jobIn(Situation.FAILED, 0);
+        store.jobs.update(ids.get(Situation.HELD), new JobChanges().dependsOn(List.of(awaited)), NOW);
+        store.jobs.update(ids.get(Situation.RUNNING), new JobChanges().dependsAny(List.of(awaitedAny)), NOW);
+        // Only a finished job waits on this one: that keeps nothing.
+        store.jobs.update(ids.get(Situation.CANCELLED), new JobChanges().dependsOn(List.of(ids.get(Situation.COMPLETED))),
+                NOW);
+        int events = allEvents().size();
+
+        List<Long> removed = new Purge(store).finished(EnumSet.allOf(JobState.class), NOW);
+
+        List<Long> expected = ids.entrySet().stream().filter(e -> legalFrom(Transition.PURGE).contains(e.getKey()))
+                .map(Map.Entry::getValue).sorted().toList();
+        assertEquals(5, expected.size());
+        assertEquals(expected, removed);
+        ids.forEach((s, id) -> assertEquals(!expected.contains(id), store.jobs.find(id).isPresent(), s.toString()));
+        assertTrue(store.jobs.find(awaited).isPresent(), "a pending job waits on it (--after)");
+        assertTrue(store.jobs.find(awaitedAny).isPresent(), "a running job waits on it (--after-any)");
+        assertEquals(events + 1, allEvents().size(), "one event for the whole purge");
+        Event e = allEvents().getLast();
+        assertEquals("job_purged", e.kind());
+        assertNull(e.jobId());
+        assertEquals("removed 5 finished job record(s)", e.message());
+        assertEquals("{\"count\":5,\"ids\":" + expected.toString().replace(" ", "")
+                + ",\"states\":[\"completed\",\"failed\",\"cancelled\",\"timeout\",\"lost\"]}", e.dataJson());
+
+        assertEquals(List.of(), new Purge(store).finished(EnumSet.allOf(JobState.class), NOW));
+        assertEquals(events + 1, allEvents().size(), "a purge that removes nothing writes no event");
+    }
+
+    @Test
+    void purgeTakesOnlyTheStatesAskedFor() {
+        long completed = jobIn(Situation.COMPLETED, 0);
+        long cancelled = jobIn(Situation.CANCELLED, 0);
+        assertEquals(List.of(cancelled), new Purge(store).finished(Set.of(JobState.CANCELLED), NOW));
+        assertTrue(store.jobs.find(completed).isPresent());
+        assertEquals("{\"count\":1,\"ids\":[" + cancelled + "],\"states\":[\"cancelled\"]}",
+                allEvents().getLast().dataJson());
+    }
+
     // ------------------------------------------------------------------ helpers
 
     private Job apply(Transition t, long id) {
         return switch (t) {
             case SUBMIT -> throw new IllegalArgumentException("submit has no source state");
+            case PURGE -> throw new IllegalArgumentException("a purge leaves no row to return");
             case STAGE -> lifecycle.stage(id, "/tmp/nvidb/" + id + "/attempt-1", NOW);
             case UNSTAGE -> lifecycle.unstage(id, "/tmp/nvidb/" + id + "/attempt-1", NOW);
             case START -> lifecycle.start(id, new Moves.Start(new Moves.Launched(false), "box", List.of(0), 4242, 4242,
@@ -256,6 +307,7 @@ class JobLifecycleTest {
             case LOSE -> JobState.LOST;
             case TIME_OUT -> JobState.TIMEOUT;
             case CANCEL -> JobState.CANCELLED;
+            case PURGE -> null;
         };
     }
 
@@ -272,6 +324,7 @@ class JobLifecycleTest {
             case REQUEUE, RETRY, PREEMPT -> "job_requeued";
             case HOLD -> "job_held";
             case RELEASE -> "job_released";
+            case PURGE -> "job_purged";
         };
     }
 
@@ -289,12 +342,12 @@ class JobLifecycleTest {
     /** A job standing in {@code s}; {@code retries} is its {@code --retries}. */
     private long jobIn(Situation s, int retries) {
         long id = store.jobs.insert(newJob(retries), NOW);
-        Changes c = switch (s) {
-            case PENDING -> new Changes();
-            case HELD -> Changes.of(Column.HELD_REASON, "dependency 7 ended as failed");
+        JobChanges c = switch (s) {
+            case PENDING -> new JobChanges();
+            case HELD -> new JobChanges().heldReason("dependency 7 ended as failed");
             case RUNNING -> running(1);
-            case COMPLETED -> ended(JobState.COMPLETED).set(Column.EXIT_CODE, 0);
-            case FAILED -> ended(JobState.FAILED).set(Column.EXIT_CODE, 2);
+            case COMPLETED -> ended(JobState.COMPLETED).exitCode(0);
+            case FAILED -> ended(JobState.FAILED).exitCode(2);
             case CANCELLED -> ended(JobState.CANCELLED);
             case TIMEOUT -> ended(JobState.TIMEOUT);
             case LOST -> ended(JobState.LOST);
@@ -303,14 +356,14 @@ class JobLifecycleTest {
         return id;
     }
 
-    private static Changes running(int attempt) {
-        return new Changes().set(Column.STATE, JobState.RUNNING).set(Column.NODE, "box").set(Column.GPU_IDS, List.of(0))
-                .set(Column.REMOTE_PID, 4242).set(Column.REMOTE_PGID, 4242).set(Column.RUN_DIR, "/tmp/nvidb/run")
-                .set(Column.STARTED_AT, NOW).set(Column.ATTEMPT, attempt);
+    private static JobChanges running(int attempt) {
+        return new JobChanges().state(JobState.RUNNING).node("box").gpuIds(List.of(0))
+                .remotePid(4242).remotePgid(4242).runDir("/tmp/nvidb/run")
+                .startedAt(NOW).attempt(attempt);
     }
 
-    private static Changes ended(JobState state) {
-        return running(1).set(Column.STATE, state).set(Column.FINISHED_AT, NOW);
+    private static JobChanges ended(JobState state) {
+        return running(1).state(state).finishedAt(NOW);
     }
 
     private static JobRepository.NewJob newJob(int retries) {
@@ -334,6 +387,10 @@ class JobLifecycleTest {
 
     private List<Event> events(long id) {
         return store.db.read(() -> store.events.newest(id, 1000));
+    }
+
+    private List<Event> allEvents() {
+        return store.db.read(() -> store.events.newest(null, 1000));
     }
 
     private List<Alert> alerts() {

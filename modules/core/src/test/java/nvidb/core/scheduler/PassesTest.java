@@ -15,8 +15,7 @@ import nvidb.core.api.JobState;
 import nvidb.core.api.NodeRecord;
 import nvidb.core.api.TickSummary;
 import nvidb.core.node.NodeReport;
-import nvidb.core.store.JobRepository.Changes;
-import nvidb.core.store.JobRepository.Column;
+import nvidb.core.store.JobChanges;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -47,7 +46,7 @@ class PassesTest {
     void theGateHoldsAJobWhoseDependencyFailedOnceAndLetsGoWhenItIsRequeued() {
         long dep = f.submit(PassFixture.job(0, null, List.of()));
         long waiting = f.submit(PassFixture.job(0, null, List.of(dep)));
-        f.store.jobs.update(dep, running().set(Column.STATE, JobState.FAILED).set(Column.EXIT_CODE, 1), Instant.now());
+        f.store.jobs.update(dep, running().state(JobState.FAILED).exitCode(1), Instant.now());
         DependencyGatePass gate = new DependencyGatePass(f.store, f.lifecycle);
 
         TickSummary.Builder first = new TickSummary.Builder();
@@ -333,14 +332,14 @@ class PassesTest {
 
     private long startedSecondsAgo(long seconds, Integer timeoutS) {
         long id = f.submit(PassFixture.job(1024, timeoutS, List.of()));
-        f.store.jobs.update(id, running().set(Column.STARTED_AT, Instant.now().minusSeconds(seconds)), Instant.now());
+        f.store.jobs.update(id, running().startedAt(Instant.now().minusSeconds(seconds)), Instant.now());
         return id;
     }
 
-    private Changes running() {
-        return new Changes().set(Column.STATE, JobState.RUNNING).set(Column.NODE, PassFixture.NODE)
-                .set(Column.GPU_IDS, List.of(0)).set(Column.REMOTE_PID, 999_999).set(Column.REMOTE_PGID, 999_999)
-                .set(Column.RUN_DIR, tmp.resolve("run").toString()).set(Column.ATTEMPT, 1);
+    private JobChanges running() {
+        return new JobChanges().state(JobState.RUNNING).node(PassFixture.NODE)
+                .gpuIds(List.of(0)).remotePid(999_999).remotePgid(999_999)
+                .runDir(tmp.resolve("run").toString()).attempt(1);
     }
 
     private static NodeReport.JobDirState dir(long id, boolean alive, Integer exit, Long finishedAt, String result,

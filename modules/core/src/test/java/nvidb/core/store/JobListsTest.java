@@ -15,8 +15,6 @@ import java.util.Set;
 import nvidb.core.api.GpuState;
 import nvidb.core.api.Job;
 import nvidb.core.api.Times;
-import nvidb.core.store.JobRepository.Changes;
-import nvidb.core.store.JobRepository.Column;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,9 +35,7 @@ class JobListsTest {
         try (Connection c = jdbc(file); Statement s = c.createStatement()) {
             s.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)");
             for (int v = 1; v <= 3; v++) {
-                for (String statement : Migrations.splitStatements(StoreFixtures.migration(v))) {
-                    s.execute(statement);
-                }
+                Migrations.execute(c, StoreFixtures.migration(v));
                 s.execute("INSERT INTO schema_version VALUES (" + v + ", " + T + ")");
             }
             job(s, "'{\"LR\":\"1e-4\",\"NOTE\":\"tab\\t\\\"q\\\" \u00fc\",\"N\":3}'", "'[5,\"x\",7]'", "'[9]'",
@@ -106,7 +102,7 @@ class JobListsTest {
             assertEquals(List.of(second, first), ids(s, "t"));
             assertEquals(List.of(second), s.jobs.waitingOn(first).stream().map(Job::id).toList());
             s.db.write(() -> {
-                s.jobs.update(second, new Changes().set(Column.DEPENDS_ON, List.of()).set(Column.GPU_IDS, List.of(3, 1)),
+                s.jobs.update(second, new JobChanges().dependsOn(List.of()).gpuIds(List.of(3, 1)),
                         Times.now());
                 return null;
             });

@@ -4,6 +4,7 @@ import static nvidb.core.store.StoreFixtures.column;
 import static nvidb.core.store.StoreFixtures.jdbc;
 import static nvidb.core.store.StoreFixtures.single;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -19,6 +20,7 @@ import java.util.TreeMap;
 import java.util.stream.IntStream;
 import nvidb.core.api.Job;
 import nvidb.core.api.JobState;
+import nvidb.core.api.NvidbException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -142,9 +144,7 @@ class MigrationsTest {
             try (Statement s = c.createStatement()) {
                 s.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)");
                 for (int v = 1; v <= k; v++) {
-                    for (String statement : Migrations.splitStatements(StoreFixtures.migration(v))) {
-                        s.execute(statement);
-                    }
+                    Migrations.execute(c, StoreFixtures.migration(v));
                     try (PreparedStatement ps = c.prepareStatement(
                             "INSERT INTO schema_version (version, applied_at) VALUES (?, '2026-01-01T00:00:00+00:00')")) {
                         ps.setInt(1, v);
@@ -167,21 +167,67 @@ class MigrationsTest {
         assertEquals(Migrations.latest(), earlierVersions().count());
     }
 
+    /**
+     * A migration's text is run by SQLite's own parser: a semicolon or {@code --} inside a string
+     * literal or a quoted name, a semicolon in a comment, and a trigger's body are no statement's end.
+     */
     @Test
-    void splitStatementsDropsCommentsAndSplitsAtLineEndingSemicolons() throws SQLException {
+    void semicolonsAndDashesInLiteralsNamesAndCommentsAreText() throws Exception {
         String sql = """
-                -- a header comment
-                CREATE TABLE a (
-                    x INTEGER, -- trailing comment
-                    y TEXT
-                );
-                CREATE INDEX i ON a(x);
-                INSERT INTO a VALUES (1, 'one')""";
-        List<String> statements = Migrations.splitStatements(sql);
-        assertEquals(3, statements.size(), statements.toString());
-        assertTrue(statements.get(0).startsWith("CREATE TABLE a ("));
-        assertTrue(!statements.get(0).contains("--") && !statements.get(0).endsWith(";"));
-        assertEquals("CREATE INDEX i ON a(x)", statements.get(1));
-        assertEquals("INSERT INTO a VALUES (1, 'one')", statements.get(2));
+                -- a line comment; with a semicolon and 'a quote
+                CREATE TABLE "odd;name" (k TEXT, v TEXT); /* a block comment; over
+                   two lines -- with a dash pair; and "a quote */
+                CREATE TABLE copies (k TEXT, v TEXT);
+                INSERT INTO "odd;name" VALUES ('dash', 'a -- b'), ('semi', 'x; y;'), ('quote', 'it''s; -- fine');
+                CREATE TRIGGER odd_copy AFTER INSERT ON "odd;name" BEGIN
+                    INSERT INTO copies VALUES (NEW.k, 'copy; of ' || NEW.v);
+                    INSERT INTO copies VALUES (NEW.k, '-- twice');
+                END;
+                INSERT INTO "odd;name" (k, v) VALUES ('last', ';') -- the last statement ends without one
+                """;
+        try (Database db = Database.open(tmp.resolve("queue.db"))) {
+            int next = Migrations.latest() + 1;
+            assertEquals(next, Migrations.applyOne(db, next, sql));
+            Connection c = db.connection();
+            assertEquals(List.of("dash", "a -- b", "semi", "x; y;", "quote", "it's; -- fine", "last", ";"),
+                    pairs(c, "SELECT k, v FROM \"odd;name\" ORDER BY rowid"));
+            assertEquals(List.of("last", "copy; of ;", "last", "-- twice"), pairs(c, "SELECT k, v FROM copies ORDER BY rowid"));
+            assertEquals(List.of("copies", "odd;name", "odd_copy"),
+                    column(c, "SELECT name FROM sqlite_master WHERE name IN ('odd;name', 'copies', 'odd_copy') ORDER BY name"));
+            assertEquals(String.valueOf(next), single(c, "SELECT MAX(version) FROM schema_version"));
+        }
+    }
+
+    /** A migration and its version are one transaction: a statement that fails halfway leaves neither. */
+    @Test
+    void aMigrationThatFailsHalfwayLeavesNothingAndNoVersion() throws Exception {
+        try (Database db = Database.open(tmp.resolve("queue.db"))) {
+            int latest = Migrations.latest();
+            NvidbException e = assertThrows(NvidbException.class, () -> Migrations.applyOne(db, latest + 1, """
+                    CREATE TABLE half (x TEXT);
+                    INSERT INTO half VALUES ('one; two');
+                    INSERT INTO missing VALUES (1);
+                    CREATE TABLE never (x TEXT);
+                    """));
+            assertTrue(e.getMessage().contains("no such table: missing"), e.getMessage());
+            Connection c = db.connection();
+            assertEquals(List.of(), column(c, "SELECT name FROM sqlite_master WHERE name IN ('half', 'never')"));
+            assertEquals(latest, Migrations.currentVersion(db));
+            // And the file goes on as before: the next write commits.
+            assertEquals(latest + 1, Migrations.applyOne(db, latest + 1, "CREATE TABLE whole (x TEXT)"));
+            assertEquals(latest + 1, Migrations.currentVersion(db));
+        }
+    }
+
+    /** Each row of a two-column query as its two values, in order. */
+    private static List<String> pairs(Connection c, String sql) throws SQLException {
+        List<String> out = new java.util.ArrayList<>();
+        try (Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery(sql)) {
+            while (rs.next()) {
+                out.add(rs.getString(1));
+                out.add(rs.getString(2));
+            }
+        }
+        return out;
     }
 }

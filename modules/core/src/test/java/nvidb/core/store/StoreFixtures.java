@@ -30,6 +30,11 @@ final class StoreFixtures {
         return Migrations.sql(version);
     }
 
+    /** Whether a migration's text has a line that is not blank and not a {@code --} comment. */
+    static boolean hasStatements(String sql) {
+        return sql.lines().map(String::strip).anyMatch(l -> !l.isEmpty() && !l.startsWith("--"));
+    }
+
     static List<String> column(Connection c, String sql) throws SQLException {
         List<String> out = new ArrayList<>();
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
