@@ -81,6 +81,11 @@ public final class Application {
         return as(caller, () -> StatusReport.build(queue(), access.keeper(), query, Instant.now()));
     }
 
+    /** The status as values, with the query's limits: what the TUI draws. */
+    public StatusView statusView(Caller caller, StatusQuery query) {
+        return StatusReport.view(queue(), query, Instant.now());
+    }
+
     /**
      * {@code job ls}: the jobs read while the document is written (a node that does not resolve is
      * refused before the first job is read).

@@ -3,6 +3,7 @@ package nvidb.core.app;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import nvidb.core.api.Job;
 import nvidb.core.api.JobQueries;
 import nvidb.core.api.JobQuery;
@@ -18,7 +19,10 @@ import nvidb.core.view.NodeView;
 import nvidb.core.view.QueueDocuments;
 import nvidb.core.view.StatusDocument;
 
-/** Builds {@code queue status}'s one document: the queue's settings and state, nodes, lanes, jobs and open alerts. */
+/**
+ * Builds {@code queue status}, the one place its reads are made: the document the CLI and the web
+ * print ({@link #build}), and the same as values for the TUI ({@link #view}).
+ */
 final class StatusReport {
     /** Held jobs (pending ones waiting for a decision). */
     private static final JobQuery HELD = new JobQuery(EnumSet.of(JobState.PENDING), true, null, null, 0);
@@ -39,6 +43,20 @@ final class StatusReport {
                 new JobStream(jobs, Application.ACTIVE, true, now), JobView.of(recent(jobs, q.recent()), now),
                 alerts.alerts().stream().map(AlertView.Listed::of).toList(), alerts.open(),
                 queue.nodeAdmin().pendingReaps());
+    }
+
+    /** The same status as values, for a front end that draws it. */
+    static StatusView view(Queue queue, StatusQuery q, Instant now) {
+        JobQueries jobs = queue.jobQueries();
+        List<Job> finished = List.of();
+        if (q.finished() > 0) {
+            Set<JobState> ended = EnumSet.allOf(JobState.class);
+            ended.removeIf(JobState::active);
+            finished = jobs.jobs(new JobQuery(ended, false, null, null, q.finished())).jobs();
+        }
+        return new StatusView(now, queue.info(), queue.lastTickAt(), queue.backups().lastBackupAt().orElse(null),
+                jobs.countsByState(), jobs.jobs(Application.ACTIVE).jobs(), recent(jobs, q.recent()), finished,
+                queue.nodeAdmin().nodes(q.includeIgnored()), queue.laneQueries().list(null), jobs.alerts(false, q.alerts()));
     }
 
     /** Finished jobs among the newest {@code among}, at most 10, newest first. */
