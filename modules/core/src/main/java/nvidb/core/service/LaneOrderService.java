@@ -80,7 +80,7 @@ public final class LaneOrderService implements LaneOrdering {
             throw NvidbException.usage("concurrency must be at least 1 (got " + n + ")");
         }
         return store.db.write(() -> {
-            String name = ctx.laneName(typed);
+            String name = Lanes.of(ctx).name(typed);
             store.lanes.setConcurrency(name, n, Times.now());
             return store.lanes.find(name).orElseThrow();
         });
@@ -97,12 +97,12 @@ public final class LaneOrderService implements LaneOrdering {
             throw NvidbException.usage("a job cannot be moved relative to itself (job " + id + ")");
         }
         Moved m = store.db.write(() -> {
-            LaneRecord lane = store.lanes.find(ctx.laneName(laneTyped)).orElseThrow();
+            LaneRecord lane = store.lanes.find(Lanes.of(ctx).name(laneTyped)).orElseThrow();
             queuedJob(id, lane, "moved");
             if (anchor != null) {
                 queuedJob(anchor, lane, "used as an anchor");
             }
-            Lanes lanes = ctx.lanes();
+            Lanes lanes = Lanes.of(ctx);
             List<Job> order = new ArrayList<>(lanes.queued(lane.name()));
             int from = indexOf(order, id);
             Job job = order.remove(from);
@@ -129,10 +129,10 @@ public final class LaneOrderService implements LaneOrdering {
             throw NvidbException.usage("swap needs two different jobs (got " + a + " twice)");
         }
         Swapped done = store.db.write(() -> {
-            LaneRecord lane = store.lanes.find(ctx.laneName(laneTyped)).orElseThrow();
+            LaneRecord lane = store.lanes.find(Lanes.of(ctx).name(laneTyped)).orElseThrow();
             queuedJob(a, lane, "swapped");
             queuedJob(b, lane, "swapped");
-            Lanes lanes = ctx.lanes();
+            Lanes lanes = Lanes.of(ctx);
             List<Job> order = new ArrayList<>(lanes.queued(lane.name()));
             int i = indexOf(order, a);
             int j = indexOf(order, b);
@@ -151,8 +151,8 @@ public final class LaneOrderService implements LaneOrdering {
     @Override
     public Skipped skip(String laneTyped, TickMode after) {
         Skipped done = store.db.write(() -> {
-            LaneRecord lane = store.lanes.find(ctx.laneName(laneTyped)).orElseThrow();
-            Lanes lanes = ctx.lanes();
+            LaneRecord lane = store.lanes.find(Lanes.of(ctx).name(laneTyped)).orElseThrow();
+            Lanes lanes = Lanes.of(ctx);
             List<Job> order = new ArrayList<>(lanes.queued(lane.name()));
             if (order.size() < 2) {
                 return new Skipped(lane.name(), null, ids(order), null);
@@ -172,12 +172,12 @@ public final class LaneOrderService implements LaneOrdering {
 
     @Override
     public Assigned assign(String laneTyped, long id, String at, TickMode after) {
-        String target = store.db.write(() -> ctx.laneName(laneTyped));
+        String target = store.db.write(() -> Lanes.of(ctx).name(laneTyped));
         if (!target.equals(store.db.read(() -> store.jobs.find(id)).map(Job::lane).orElse(target))) {
             takeBack(id, "moved to another lane");
         }
         Assigned done = store.db.write(() -> {
-            LaneRecord lane = store.lanes.find(ctx.laneName(laneTyped)).orElseThrow();
+            LaneRecord lane = store.lanes.find(Lanes.of(ctx).name(laneTyped)).orElseThrow();
             Job job = pendingJob(id, "assigned");
             int width = lane.gpuIds().size();
             if (job.gpus() > width) {
@@ -185,7 +185,7 @@ public final class LaneOrderService implements LaneOrdering {
                         + "' has " + width);
             }
             Instant now = Times.now();
-            Lanes lanes = ctx.lanes();
+            Lanes lanes = Lanes.of(ctx);
             String previous = job.lane();
             if (!lane.name().equals(previous)) {
                 store.jobs.setLane(id, lane.name(), store.lanes.nextSeq(lane.name()), lane.node(), now);
@@ -205,12 +205,12 @@ public final class LaneOrderService implements LaneOrdering {
 
     @Override
     public Assigned unassign(String laneTyped, long id, TickMode after) {
-        String target = store.db.write(() -> ctx.laneName(laneTyped));
+        String target = store.db.write(() -> Lanes.of(ctx).name(laneTyped));
         if (target.equals(store.db.read(() -> store.jobs.find(id)).map(Job::lane).orElse(null))) {
             takeBack(id, "taken out of its lane");
         }
         Assigned done = store.db.write(() -> {
-            LaneRecord lane = store.lanes.find(ctx.laneName(laneTyped)).orElseThrow();
+            LaneRecord lane = store.lanes.find(Lanes.of(ctx).name(laneTyped)).orElseThrow();
             Job job = pendingJob(id, "taken out of a lane");
             if (!lane.name().equals(job.lane())) {
                 throw NvidbException.conflict("job " + id + " is not queued in lane '" + lane.name() + "'"
@@ -237,7 +237,7 @@ public final class LaneOrderService implements LaneOrdering {
 
     private Switched setPaused(String laneTyped, boolean paused, TickMode after) {
         Switched done = store.db.write(() -> {
-            String name = ctx.laneName(laneTyped);
+            String name = Lanes.of(ctx).name(laneTyped);
             Instant now = Times.now();
             boolean changed = store.lanes.setPaused(name, paused, now);
             LaneRecord lane = store.lanes.find(name).orElseThrow();

@@ -78,7 +78,7 @@ public final class LaneQueryService implements LaneQueries {
             throw NvidbException.usage("name a lane, e.g. box406:0");
         }
         return store.db.write(() -> {
-            Lanes.Resolved r = ctx.lanes().resolveOrCreate(typed.strip());
+            Lanes.Resolved r = Lanes.of(ctx).resolveOrCreate(typed.strip());
             return store.lanes.find(r.name()).orElseThrow();
         });
     }

@@ -54,7 +54,7 @@ public final class LaneRunnerService implements LaneRunners {
     @Override
     public RunnerControl setRunner(String typed, boolean on, TickMode after) {
         LaneRecord lane = store.db.write(() -> {
-            String name = ctx.laneName(typed);
+            String name = Lanes.of(ctx).name(typed);
             store.lanes.setRunner(name, on, Times.now());
             return store.lanes.find(name).orElseThrow();
         });

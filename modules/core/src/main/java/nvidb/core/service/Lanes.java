@@ -27,6 +27,29 @@ final class Lanes {
         this.nodeResolver = nodeResolver;
     }
 
+    /** The lanes of one open queue. */
+    static Lanes of(ServiceContext ctx) {
+        return new Lanes(ctx.store(), typed -> laneNode(ctx, typed));
+    }
+
+    /** A lane's node: any but a batch node, whose own scheduler places its jobs (it has no lanes). */
+    private static String laneNode(ServiceContext ctx, String typed) {
+        String node = ctx.resolveNode(typed);
+        ctx.nodes().batch(node).ifPresent(b -> {
+            throw NvidbException.usage("node " + node + " is a " + b.system() + " partition: " + b.system()
+                    + " places its jobs itself, so it has no lanes; submit with --node " + node + " instead");
+        });
+        return node;
+    }
+
+    /** The lane a typed name means, created on first use of a {@code node:gpu} name. */
+    String name(String typed) {
+        if (typed == null || typed.isBlank()) {
+            throw NvidbException.usage("name a lane, e.g. box406:0");
+        }
+        return resolveOrCreate(typed.strip()).name();
+    }
+
     /**
      * A lane by its name as typed: an existing lane (exact, case-insensitive, unique prefix of a
      * name typed without its {@code :gpu} part), else {@code <node>:<gpu>[,<gpu>…]} with the node

@@ -37,28 +37,6 @@ record ServiceContext(Store store, QueueConfig config, Map<String, String> env, 
         return NodeNames.resolve(typed, names, "node");
     }
 
-    Lanes lanes() {
-        return new Lanes(store, this::laneNode);
-    }
-
-    /** A lane's node: any but a batch node, whose own scheduler places its jobs (it has no lanes). */
-    private String laneNode(String typed) {
-        String node = resolveNode(typed);
-        nodes.batch(node).ifPresent(b -> {
-            throw NvidbException.usage("node " + node + " is a " + b.system() + " partition: " + b.system()
-                    + " places its jobs itself, so it has no lanes; submit with --node " + node + " instead");
-        });
-        return node;
-    }
-
-    /** The lane a typed name means, created on first use of a {@code node:gpu} name. */
-    String laneName(String typed) {
-        if (typed == null || typed.isBlank()) {
-            throw NvidbException.usage("name a lane, e.g. box406:0");
-        }
-        return lanes().resolveOrCreate(typed.strip()).name();
-    }
-
     Job job(long id) {
         return store.db.read(() -> store.jobs.find(id))
                 .orElseThrow(() -> NvidbException.notFound("job " + id + " not found"));

@@ -70,7 +70,7 @@ final class Submission {
         String node = r.node() == null ? null : resolveSubmitNode(r.node());
         String lane = null;
         if (r.lane() != null) {
-            Lanes.Resolved resolved = ctx.lanes().resolveOrCreate(r.lane());
+            Lanes.Resolved resolved = Lanes.of(ctx).resolveOrCreate(r.lane());
             if (node != null && !node.equals(resolved.node())) {
                 throw NvidbException.usage("lane '" + resolved.name() + "' is on '" + resolved.node()
                         + "', but --node asked for '" + node + "'");
@@ -106,7 +106,7 @@ final class Submission {
                 r.afterAny(), r.timeoutSeconds(), p.submitter(), r.tags(), p.lane(), laneSeq, r.retries(),
                 blankToNull(r.note()), idempotencyKey), label, Times.now());
         if (p.lane() != null && at != null) {
-            ctx.lanes().move(id, p.lane(), at, Times.now());
+            Lanes.of(ctx).move(id, p.lane(), at, Times.now());
         }
         if (r.noBurst()) {
             store.batch.noBurst(id, Times.now());
