@@ -16,6 +16,7 @@ import nvidb.core.api.Times;
 import nvidb.core.config.NvidbPaths;
 import nvidb.core.config.QueueConfig;
 import nvidb.core.config.QueueSettings;
+import nvidb.core.operation.ServiceContext;
 import nvidb.core.store.FilePermissions;
 import nvidb.core.store.MetaRepository;
 import nvidb.core.store.Snapshots;

@@ -3,6 +3,7 @@ package nvidb.core.service;
 import java.time.Instant;
 import java.util.List;
 import nvidb.core.api.History;
+import nvidb.core.operation.ServiceContext;
 import nvidb.core.store.Store;
 
 /** The GPUs' and the queue's history, read in one transaction each; no node is contacted. */

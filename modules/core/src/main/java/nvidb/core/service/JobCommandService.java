@@ -1,6 +1,6 @@
 package nvidb.core.service;
 
-import static nvidb.core.service.ServiceContext.csv;
+import static nvidb.core.operation.ServiceContext.csv;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -22,6 +22,8 @@ import nvidb.core.lifecycle.JobLifecycle;
 import nvidb.core.lifecycle.Moves;
 import nvidb.core.lifecycle.Purge;
 import nvidb.core.lifecycle.Transition;
+import nvidb.core.operation.OperationLease;
+import nvidb.core.operation.ServiceContext;
 import nvidb.core.scheduler.NodeKills;
 import nvidb.core.store.Store;
 import nvidb.spi.transport.TransportException;

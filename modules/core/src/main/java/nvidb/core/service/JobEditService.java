@@ -1,9 +1,9 @@
 package nvidb.core.service;
 
-import static nvidb.core.service.ServiceContext.blankToNull;
-import static nvidb.core.service.ServiceContext.concat;
-import static nvidb.core.service.ServiceContext.csv;
-import static nvidb.core.service.ServiceContext.truncate;
+import static nvidb.core.operation.ServiceContext.blankToNull;
+import static nvidb.core.operation.ServiceContext.concat;
+import static nvidb.core.operation.ServiceContext.csv;
+import static nvidb.core.operation.ServiceContext.truncate;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -26,6 +26,7 @@ import nvidb.core.api.NvidbException;
 import nvidb.core.api.TickMode;
 import nvidb.core.api.TickSummary;
 import nvidb.core.api.Times;
+import nvidb.core.operation.ServiceContext;
 import nvidb.core.store.Store;
 
 /**

@@ -12,6 +12,7 @@ import nvidb.core.api.JobQueries;
 import nvidb.core.api.JobQuery;
 import nvidb.core.api.JobState;
 import nvidb.core.api.NvidbException;
+import nvidb.core.operation.ServiceContext;
 import nvidb.core.scheduler.NodeKills;
 import nvidb.core.store.Store;
 import nvidb.spi.transport.TransportException;

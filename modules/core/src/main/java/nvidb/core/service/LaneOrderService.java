@@ -14,6 +14,7 @@ import nvidb.core.api.NvidbException;
 import nvidb.core.api.TickMode;
 import nvidb.core.api.TickSummary;
 import nvidb.core.api.Times;
+import nvidb.core.operation.ServiceContext;
 import nvidb.core.store.Store;
 import nvidb.spi.transport.TransportException;
 

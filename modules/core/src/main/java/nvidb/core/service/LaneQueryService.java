@@ -25,6 +25,7 @@ import nvidb.core.api.NvidbException;
 import nvidb.core.api.Times;
 import nvidb.core.config.QueueConfig;
 import nvidb.core.config.ServerConfig;
+import nvidb.core.operation.ServiceContext;
 import nvidb.core.scheduler.LaneReadiness;
 import nvidb.core.store.Store;
 

@@ -17,6 +17,7 @@ import nvidb.core.config.QueueConfig;
 import nvidb.core.lifecycle.JobLifecycle;
 import nvidb.core.node.LaneRunner;
 import nvidb.core.node.NodeConnections;
+import nvidb.core.operation.ServiceContext;
 import nvidb.core.store.Store;
 import nvidb.spi.transport.ExecResult;
 import nvidb.spi.transport.TransportException;

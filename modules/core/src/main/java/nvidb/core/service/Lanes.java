@@ -11,6 +11,7 @@ import nvidb.core.api.Job;
 import nvidb.core.api.JobState;
 import nvidb.core.api.LaneRecord;
 import nvidb.core.api.NvidbException;
+import nvidb.core.operation.ServiceContext;
 import nvidb.core.store.Store;
 
 /** Lane names and lane order: which lane a name means, and where each queued job stands. */

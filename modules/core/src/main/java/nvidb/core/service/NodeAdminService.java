@@ -1,6 +1,6 @@
 package nvidb.core.service;
 
-import static nvidb.core.service.ServiceContext.csv;
+import static nvidb.core.operation.ServiceContext.csv;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -15,6 +15,8 @@ import nvidb.core.api.NvidbException;
 import nvidb.core.api.TickMode;
 import nvidb.core.config.QueueConfig;
 import nvidb.core.config.ServerConfig;
+import nvidb.core.operation.OperationLease;
+import nvidb.core.operation.ServiceContext;
 import nvidb.core.store.Store;
 
 /**

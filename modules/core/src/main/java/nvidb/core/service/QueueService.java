@@ -26,6 +26,8 @@ import nvidb.core.config.ServerConfig;
 import nvidb.core.delivery.AlertDeliveryPass;
 import nvidb.core.lifecycle.JobLifecycle;
 import nvidb.core.node.NodeConnections;
+import nvidb.core.operation.OperationLease;
+import nvidb.core.operation.ServiceContext;
 import nvidb.core.plugins.PluginRegistry;
 import nvidb.core.scheduler.NodeKills;
 import nvidb.core.scheduler.Scheduler;

@@ -1,7 +1,7 @@
 package nvidb.core.service;
 
-import static nvidb.core.service.ServiceContext.blankToNull;
-import static nvidb.core.service.ServiceContext.truncate;
+import static nvidb.core.operation.ServiceContext.blankToNull;
+import static nvidb.core.operation.ServiceContext.truncate;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -12,6 +12,7 @@ import nvidb.core.api.Sizes;
 import nvidb.core.api.SubmitRequest;
 import nvidb.core.api.Times;
 import nvidb.core.config.NvidbPaths;
+import nvidb.core.operation.ServiceContext;
 import nvidb.core.store.JobRepository;
 import nvidb.core.store.Store;
 import nvidb.core.util.Submitter;

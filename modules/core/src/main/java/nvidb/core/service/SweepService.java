@@ -16,6 +16,7 @@ import nvidb.core.api.Sweeps;
 import nvidb.core.api.TickMode;
 import nvidb.core.api.TickSummary;
 import nvidb.core.api.Times;
+import nvidb.core.operation.ServiceContext;
 import nvidb.core.store.Store;
 import nvidb.core.sweep.CommandTemplate;
 import nvidb.core.sweep.SweepPlan;

@@ -1,4 +1,4 @@
-package nvidb.core.service;
+package nvidb.core.operation;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -10,11 +10,11 @@ import nvidb.core.api.NvidbException;
  * unique case-insensitive prefix. Ambiguous or unknown names are errors listing the candidates;
  * nothing ever falls back to "everything".
  */
-public final class NodeNames {
+final class NodeNames {
     private NodeNames() {
     }
 
-    public static String resolve(String typed, List<String> known, String what) {
+    static String resolve(String typed, List<String> known, String what) {
         if (known.contains(typed)) {
             return typed;
         }

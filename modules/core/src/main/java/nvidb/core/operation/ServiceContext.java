@@ -1,4 +1,4 @@
-package nvidb.core.service;
+package nvidb.core.operation;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -23,26 +23,26 @@ import nvidb.core.store.Store;
  * node connections, the one lifecycle, the operation lease, and the tick of the queue that made
  * them. Also the few lookups more than one of them needs, so each is written once.
  */
-record ServiceContext(Store store, QueueConfig config, Map<String, String> env, NodeConnections nodes,
-                      JobLifecycle lifecycle, NodeKills kills, OperationLease lease,
-                      Function<TickMode, TickSummary> ticker) {
+public record ServiceContext(Store store, QueueConfig config, Map<String, String> env, NodeConnections nodes,
+                             JobLifecycle lifecycle, NodeKills kills, OperationLease lease,
+                             Function<TickMode, TickSummary> ticker) {
 
-    TickSummary tick(TickMode mode) {
+    public TickSummary tick(TickMode mode) {
         return ticker.apply(mode);
     }
 
     /** Resolves a typed node name against every node the database knows. */
-    String resolveNode(String typed) {
+    public String resolveNode(String typed) {
         List<String> names = store.db.read(() -> store.nodes.all().stream().map(NodeRecord::name).toList());
         return NodeNames.resolve(typed, names, "node");
     }
 
-    Job job(long id) {
+    public Job job(long id) {
         return store.db.read(() -> store.jobs.find(id))
                 .orElseThrow(() -> NvidbException.notFound("job " + id + " not found"));
     }
 
-    void requireJobsExist(List<Long> ids) {
+    public void requireJobsExist(List<Long> ids) {
         Set<Long> found = new HashSet<>();
         store.jobs.byIds(new LinkedHashSet<>(ids)).forEach(j -> found.add(j.id()));
         for (long id : ids) {
@@ -53,25 +53,25 @@ record ServiceContext(Store store, QueueConfig config, Map<String, String> env, 
     }
 
     /** A command's own change is seen at once: an automatic tick after it is a forced one. */
-    static TickMode forced(TickMode after) {
+    public static TickMode forced(TickMode after) {
         return after == TickMode.AUTO ? TickMode.FORCE : after;
     }
 
-    static List<Long> concat(List<Long> a, List<Long> b) {
+    public static List<Long> concat(List<Long> a, List<Long> b) {
         List<Long> out = new ArrayList<>(a);
         out.addAll(b);
         return out;
     }
 
-    static String csv(List<Long> ids) {
+    public static String csv(List<Long> ids) {
         return ids.isEmpty() ? "-" : String.join(",", ids.stream().map(String::valueOf).toList());
     }
 
-    static String blankToNull(String s) {
+    public static String blankToNull(String s) {
         return s == null || s.isEmpty() ? null : s;
     }
 
-    static String truncate(String s, int n) {
+    public static String truncate(String s, int n) {
         String oneLine = s.replaceAll("\\s+", " ").strip();
         return oneLine.length() <= n ? oneLine : oneLine.substring(0, n - 1) + "…";
     }

@@ -1,4 +1,4 @@
-package nvidb.core.service;
+package nvidb.core.operation;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -14,18 +14,18 @@ import nvidb.core.util.Nonce;
  * The scheduler lease taken for a user operation, so that the operation never interleaves with a
  * pass. A pass in progress is waited for briefly; a lease still held after that is a conflict.
  */
-final class OperationLease {
+public final class OperationLease {
     private static final Duration WAIT = Duration.ofSeconds(10);
 
     private final Store store;
     private final Scheduler scheduler;
 
-    OperationLease(Store store, Scheduler scheduler) {
+    public OperationLease(Store store, Scheduler scheduler) {
         this.store = store;
         this.scheduler = scheduler;
     }
 
-    <T> T run(String operation, Supplier<T> work) {
+    public <T> T run(String operation, Supplier<T> work) {
         String owner = scheduler.owner() + ":" + operation + ":" + Nonce.hex(8);
         Instant deadline = Instant.now().plus(WAIT);
         while (true) {
