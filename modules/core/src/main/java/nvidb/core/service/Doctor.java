@@ -17,6 +17,7 @@ import nvidb.core.api.HealthCheck;
 import nvidb.core.api.Keeper;
 import nvidb.core.api.NvidbException;
 import nvidb.core.api.Times;
+import nvidb.core.backup.BackupService;
 import nvidb.core.config.ConfigLoader;
 import nvidb.core.config.NvidbPaths;
 import nvidb.core.config.QueueConfig;

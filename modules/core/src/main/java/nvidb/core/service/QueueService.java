@@ -20,6 +20,7 @@ import nvidb.core.api.Queue;
 import nvidb.core.api.TickMode;
 import nvidb.core.api.TickSummary;
 import nvidb.core.api.Times;
+import nvidb.core.backup.BackupService;
 import nvidb.core.config.NvidbPaths;
 import nvidb.core.config.QueueConfig;
 import nvidb.core.config.ServerConfig;

@@ -1,4 +1,4 @@
-package nvidb.core.service;
+package nvidb.core.backup;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;

@@ -1,4 +1,4 @@
-package nvidb.core.service;
+package nvidb.core.backup;
 
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
@@ -30,11 +30,11 @@ import nvidb.core.store.StoreFailures;
  * ever changed. A restore prepares its copy the same way beside the queue database and swaps the
  * content in through SQLite (see {@link Snapshots#restoreInto}).
  */
-final class BackupService implements Backups {
+public final class BackupService implements Backups {
     private final ServiceContext context;
     private final NvidbPaths paths;
 
-    BackupService(ServiceContext context, NvidbPaths paths) {
+    public BackupService(ServiceContext context, NvidbPaths paths) {
         this.context = context;
         this.paths = paths;
     }
@@ -48,7 +48,7 @@ final class BackupService implements Backups {
     }
 
     /** Where generated backups go: {@code queue.backup.directory} (relative to NVIDB_HOME), else {@code backups/}. */
-    static Path directory(NvidbPaths paths, QueueConfig config) {
+    public static Path directory(NvidbPaths paths, QueueConfig config) {
         String configured = config.settings().backup().directory();
         return paths.home().resolve(configured == null || configured.isBlank() ? "backups" : configured);
     }
@@ -57,7 +57,7 @@ final class BackupService implements Backups {
      * What to do about a damaged queue database, with the newest generated backup named: the
      * error a user meets then says which file to restore.
      */
-    static String recovery(NvidbPaths paths, QueueConfig config) {
+    public static String recovery(NvidbPaths paths, QueueConfig config) {
         Path dir = directory(paths, config);
         Optional<Path> newest = BackupFiles.newest(dir);
         return newest.map(b -> "the newest backup is " + b + ": move the damaged file aside with its -wal and -shm"
