@@ -18,6 +18,7 @@ import nvidb.core.api.SubmitRequest;
 import nvidb.core.api.TickMode;
 import nvidb.core.api.TickSummary;
 import nvidb.core.api.Times;
+import nvidb.core.lanes.LaneRunnerService;
 import nvidb.core.lifecycle.JobLifecycle;
 import nvidb.core.lifecycle.Moves;
 import nvidb.core.lifecycle.Purge;

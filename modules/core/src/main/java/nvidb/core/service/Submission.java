@@ -12,6 +12,7 @@ import nvidb.core.api.Sizes;
 import nvidb.core.api.SubmitRequest;
 import nvidb.core.api.Times;
 import nvidb.core.config.NvidbPaths;
+import nvidb.core.lanes.Lanes;
 import nvidb.core.operation.ServiceContext;
 import nvidb.core.store.JobRepository;
 import nvidb.core.store.Store;

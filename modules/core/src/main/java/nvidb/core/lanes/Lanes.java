@@ -1,4 +1,4 @@
-package nvidb.core.service;
+package nvidb.core.lanes;
 
 import java.math.BigInteger;
 import java.time.Instant;
@@ -15,8 +15,8 @@ import nvidb.core.operation.ServiceContext;
 import nvidb.core.store.Store;
 
 /** Lane names and lane order: which lane a name means, and where each queued job stands. */
-final class Lanes {
-    record Resolved(String name, String node, List<Integer> gpuIds) {
+public final class Lanes {
+    public record Resolved(String name, String node, List<Integer> gpuIds) {
     }
 
 
@@ -29,7 +29,7 @@ final class Lanes {
     }
 
     /** The lanes of one open queue. */
-    static Lanes of(ServiceContext ctx) {
+    public static Lanes of(ServiceContext ctx) {
         return new Lanes(ctx.store(), typed -> laneNode(ctx, typed));
     }
 
@@ -56,7 +56,7 @@ final class Lanes {
      * name typed without its {@code :gpu} part), else {@code <node>:<gpu>[,<gpu>…]} with the node
      * resolved (a unique node prefix works), created on first use.
      */
-    Resolved resolveOrCreate(String typed) {
+    public Resolved resolveOrCreate(String typed) {
         List<LaneRecord> lanes = store.lanes.all();
         List<String> names = lanes.stream().map(LaneRecord::name).toList();
         LaneRecord match = matchExisting(typed, lanes);
@@ -153,7 +153,7 @@ final class Lanes {
     }
 
     /** Moves a queued job to {@code head}, {@code tail} or a 1-based slot; returns its new slot. */
-    int move(long id, String lane, String at, Instant now) {
+    public int move(long id, String lane, String at, Instant now) {
         List<Job> order = new ArrayList<>(queued(lane));
         int from = -1;
         for (int i = 0; i < order.size(); i++) {

@@ -1,4 +1,4 @@
-package nvidb.core.service;
+package nvidb.core.lanes;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
@@ -32,7 +32,7 @@ public final class LaneRunnerService implements LaneRunners {
     private final QueueConfig config;
     private final NodeConnections nodes;
 
-    LaneRunnerService(ServiceContext ctx) {
+    public LaneRunnerService(ServiceContext ctx) {
         this.ctx = ctx;
         this.store = ctx.store();
         this.config = ctx.config();
@@ -126,7 +126,7 @@ public final class LaneRunnerService implements LaneRunners {
      * @param startedPid the job's run.sh pid when the runner had already started it and it still runs, else null
      * @param exitCode   the job's exit code when the runner had already run it to the end, else null
      */
-    record Withdrawn(String node, Integer startedPid, Integer exitCode) {
+    public record Withdrawn(String node, Integer startedPid, Integer exitCode) {
         /** The runner got there first: the job started, and may have ended. */
         boolean ran() {
             return startedPid != null || exitCode != null;
@@ -138,7 +138,7 @@ public final class LaneRunnerService implements LaneRunners {
      * Returns null when the job was never staged (nothing to do); otherwise the node and what the
      * runner already did with it. A job the runner never started forgets its run directory.
      */
-    Withdrawn withdraw(Job job) throws TransportException {
+    public Withdrawn withdraw(Job job) throws TransportException {
         if (job.lane() == null || job.runDir() == null) {
             return null;
         }

@@ -1,4 +1,4 @@
-package nvidb.core.service;
+package nvidb.core.lanes;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -38,7 +38,7 @@ public final class LaneQueryService implements LaneQueries {
     private final Store store;
     private final QueueConfig config;
 
-    LaneQueryService(ServiceContext ctx) {
+    public LaneQueryService(ServiceContext ctx) {
         this.ctx = ctx;
         this.store = ctx.store();
         this.config = ctx.config();

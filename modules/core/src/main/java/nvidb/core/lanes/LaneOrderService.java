@@ -1,4 +1,4 @@
-package nvidb.core.service;
+package nvidb.core.lanes;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -29,7 +29,7 @@ public final class LaneOrderService implements LaneOrdering {
     private final Store store;
     private final LaneRunnerService runners;
 
-    LaneOrderService(ServiceContext ctx) {
+    public LaneOrderService(ServiceContext ctx) {
         this.ctx = ctx;
         this.store = ctx.store();
         this.runners = new LaneRunnerService(ctx);
