@@ -16,6 +16,8 @@ import nvidb.core.api.Sweeps;
 import nvidb.core.api.TickMode;
 import nvidb.core.api.TickSummary;
 import nvidb.core.api.Times;
+import nvidb.core.jobs.JobCommandService;
+import nvidb.core.jobs.Submission;
 import nvidb.core.operation.ServiceContext;
 import nvidb.core.store.Store;
 import nvidb.core.sweep.CommandTemplate;

@@ -1,4 +1,4 @@
-package nvidb.core.service;
+package nvidb.core.jobs;
 
 import static nvidb.core.operation.ServiceContext.blankToNull;
 import static nvidb.core.operation.ServiceContext.truncate;
@@ -24,24 +24,24 @@ import nvidb.core.util.Submitter;
  * node, lane, VRAM, dependencies, submitter), once; {@link #insert} makes one job of it. Both run
  * inside the caller's write transaction, so that a sweep's runs are all made, or none.
  */
-final class Submission {
+public final class Submission {
     private static final Pattern ENV_KEY = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     private static final String SUBMIT_DIR = "NVIDB_SUBMIT_DIR";
 
     private final ServiceContext ctx;
     private final Store store;
 
-    Submission(ServiceContext ctx) {
+    public Submission(ServiceContext ctx) {
         this.ctx = ctx;
         this.store = ctx.store();
     }
 
     /** A request checked and resolved: what each job made of it shares. */
-    record Prepared(SubmitRequest request, long vramMb, String submitter, String node, String lane) {
+    public record Prepared(SubmitRequest request, long vramMb, String submitter, String node, String lane) {
     }
 
     /** The checks that need no database: bad input is refused before any transaction. */
-    static void check(SubmitRequest r, boolean commandGiven) {
+    public static void check(SubmitRequest r, boolean commandGiven) {
         if (commandGiven && (r.command() == null || r.command().isBlank())) {
             throw NvidbException.usage("nothing to run: pass a command after --, or --script FILE");
         }
@@ -66,7 +66,7 @@ final class Submission {
     }
 
     /** Resolves the node, the lane (created on first use) and the rest; inside a write transaction. */
-    Prepared prepare(SubmitRequest r) {
+    public Prepared prepare(SubmitRequest r) {
         long vram = r.vram() == null ? ctx.config().settings().defaultVramMb() : Sizes.parseMb(r.vram());
         String submitter = r.submitter() != null && !r.submitter().isBlank() ? r.submitter() : Submitter.of(ctx.env());
         String node = r.node() == null ? null : resolveSubmitNode(r.node());
@@ -98,8 +98,8 @@ final class Submission {
      * @param at       where in the lane, or null for its tail
      * @return the new job's id
      */
-    long insert(Prepared p, String name, String command, Map<String, String> extraEnv, String at,
-                String idempotencyKey) {
+    public long insert(Prepared p, String name, String command, Map<String, String> extraEnv, String at,
+                       String idempotencyKey) {
         SubmitRequest r = p.request();
         Long laneSeq = p.lane() == null ? null : store.lanes.nextSeq(p.lane());
         String label = name != null && !name.isEmpty() ? name : truncate(command, 80);

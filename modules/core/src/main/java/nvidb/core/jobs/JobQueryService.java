@@ -1,4 +1,4 @@
-package nvidb.core.service;
+package nvidb.core.jobs;
 
 import nvidb.core.api.JobQueries.BatchInfo;
 
@@ -23,7 +23,7 @@ public final class JobQueryService implements JobQueries {
     private final Store store;
     private final NodeKills kills;
 
-    JobQueryService(ServiceContext ctx) {
+    public JobQueryService(ServiceContext ctx) {
         this.ctx = ctx;
         this.store = ctx.store();
         this.kills = ctx.kills();

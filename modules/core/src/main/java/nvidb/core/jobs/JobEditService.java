@@ -1,4 +1,4 @@
-package nvidb.core.service;
+package nvidb.core.jobs;
 
 import static nvidb.core.operation.ServiceContext.blankToNull;
 import static nvidb.core.operation.ServiceContext.concat;
@@ -37,7 +37,7 @@ public final class JobEditService implements JobEdits {
     private final ServiceContext ctx;
     private final Store store;
 
-    JobEditService(ServiceContext ctx) {
+    public JobEditService(ServiceContext ctx) {
         this.ctx = ctx;
         this.store = ctx.store();
     }

@@ -1,4 +1,4 @@
-package nvidb.core.service;
+package nvidb.core.jobs;
 
 import static nvidb.core.operation.ServiceContext.csv;
 
@@ -45,7 +45,7 @@ public final class JobCommandService implements JobCommands {
     private final Submission submission;
     private final Purge purges;
 
-    JobCommandService(ServiceContext ctx) {
+    public JobCommandService(ServiceContext ctx) {
         this.ctx = ctx;
         this.store = ctx.store();
         this.lifecycle = ctx.lifecycle();
