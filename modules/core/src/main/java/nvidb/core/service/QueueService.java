@@ -40,6 +40,7 @@ import nvidb.core.scheduler.NodeKills;
 import nvidb.core.scheduler.Scheduler;
 import nvidb.core.store.DaemonRegistry;
 import nvidb.core.store.Store;
+import nvidb.core.sweeps.SweepService;
 import nvidb.spi.alert.SinkContext;
 
 /**

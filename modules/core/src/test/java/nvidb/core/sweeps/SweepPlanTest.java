@@ -1,4 +1,4 @@
-package nvidb.core.sweep;
+package nvidb.core.sweeps;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;

@@ -1,4 +1,4 @@
-package nvidb.core.sweep;
+package nvidb.core.sweeps;
 
 import java.math.BigDecimal;
 import java.math.MathContext;

@@ -1,4 +1,4 @@
-package nvidb.core.service;
+package nvidb.core.sweeps;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,8 +20,6 @@ import nvidb.core.jobs.JobCommandService;
 import nvidb.core.jobs.Submission;
 import nvidb.core.operation.ServiceContext;
 import nvidb.core.store.Store;
-import nvidb.core.sweep.CommandTemplate;
-import nvidb.core.sweep.SweepPlan;
 
 /**
  * Sweeps: a submit expands the parameters, renders every run's command (all checked before
@@ -37,7 +35,7 @@ public final class SweepService implements Sweeps {
     private final Store store;
     private final Submission submission;
 
-    SweepService(ServiceContext ctx) {
+    public SweepService(ServiceContext ctx) {
         this.ctx = ctx;
         this.store = ctx.store();
         this.submission = new Submission(ctx);

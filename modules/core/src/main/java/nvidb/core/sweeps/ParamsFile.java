@@ -1,4 +1,4 @@
-package nvidb.core.sweep;
+package nvidb.core.sweeps;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;

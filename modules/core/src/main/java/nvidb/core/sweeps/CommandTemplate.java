@@ -1,4 +1,4 @@
-package nvidb.core.sweep;
+package nvidb.core.sweeps;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -21,7 +21,7 @@ import nvidb.core.api.ShellQuote;
  * (inside {@code $(…)} or backticks within double quotes, inside {@code $'…'}, after a here-document
  * starts) only a value that needs no quoting at all is substituted; any other is refused.
  */
-public final class CommandTemplate {
+final class CommandTemplate {
     static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     /** Characters no shell context gives a meaning to: such a value is the same text quoted or not. */
     private static final Pattern INERT = Pattern.compile("[A-Za-z0-9_@%+=:,./-]+");
@@ -38,7 +38,7 @@ public final class CommandTemplate {
     private final Set<String> shellBraces = new LinkedHashSet<>();
     private final List<String> text;
 
-    public CommandTemplate(List<String> command) {
+    CommandTemplate(List<String> command) {
         if (command.isEmpty() || command.stream().allMatch(String::isBlank)) {
             throw NvidbException.usage("nothing to run: pass a command after --, or --script FILE");
         }
@@ -50,12 +50,12 @@ public final class CommandTemplate {
     }
 
     /** The placeholders, in the order they first appear. */
-    public Set<String> names() {
+    Set<String> names() {
         return names;
     }
 
     /** The names of the shell's {@code ${NAME}} expansions in the command: never placeholders. */
-    public Set<String> shellVariables() {
+    Set<String> shellVariables() {
         return shellBraces;
     }
 
@@ -64,13 +64,13 @@ public final class CommandTemplate {
      * parameter, as a whole name: {@code $NVIDB_PARAM_LR}, {@code ${NVIDB_PARAM_LR}},
      * {@code os.environ["NVIDB_PARAM_LR"]}, but not {@code NVIDB_PARAM_LR2}.
      */
-    public boolean namesVariable(String variable) {
+    boolean namesVariable(String variable) {
         Pattern whole = Pattern.compile("(?<![A-Za-z0-9_])" + Pattern.quote(variable) + "(?![A-Za-z0-9_])");
         return text.stream().anyMatch(w -> whole.matcher(w).find());
     }
 
     /** The command of one run. */
-    public String render(Map<String, String> values) {
+    String render(Map<String, String> values) {
         if (shellText) {
             return renderWord(words.getFirst(), values);
         }

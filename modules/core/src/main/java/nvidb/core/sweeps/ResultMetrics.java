@@ -1,4 +1,4 @@
-package nvidb.core.service;
+package nvidb.core.sweeps;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;

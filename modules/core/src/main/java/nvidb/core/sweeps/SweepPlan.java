@@ -1,4 +1,4 @@
-package nvidb.core.sweep;
+package nvidb.core.sweeps;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -22,9 +22,9 @@ import nvidb.core.api.Sweeps;
  * @param runs  each run's values, by name
  * @param spec  how the runs were made, kept with the sweep (the seed of random draws among it)
  */
-public record SweepPlan(List<String> names, List<Map<String, String>> runs, Map<String, Object> spec) {
+record SweepPlan(List<String> names, List<Map<String, String>> runs, Map<String, Object> spec) {
 
-    public static SweepPlan of(Sweeps.SweepRequest r, CommandTemplate command) {
+    static SweepPlan of(Sweeps.SweepRequest r, CommandTemplate command) {
         List<List<Map<String, String>>> groups = new ArrayList<>();
         Map<String, Object> spec = new LinkedHashMap<>();
         List<String> names = new ArrayList<>();
@@ -133,7 +133,7 @@ public record SweepPlan(List<String> names, List<Map<String, String>> runs, Map<
     }
 
     /** A parameter's environment variable, as each run has it. */
-    public static String variable(String name) {
+    static String variable(String name) {
         return "NVIDB_PARAM_" + name.toUpperCase(Locale.ROOT);
     }
 
