@@ -33,6 +33,7 @@ import nvidb.core.lanes.LaneQueryService;
 import nvidb.core.lanes.LaneRunnerService;
 import nvidb.core.lifecycle.JobLifecycle;
 import nvidb.core.node.NodeConnections;
+import nvidb.core.nodes.NodeAdminService;
 import nvidb.core.operation.OperationLease;
 import nvidb.core.operation.ServiceContext;
 import nvidb.core.plugins.PluginRegistry;

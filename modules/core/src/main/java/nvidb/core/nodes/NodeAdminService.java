@@ -1,4 +1,4 @@
-package nvidb.core.service;
+package nvidb.core.nodes;
 
 import static nvidb.core.operation.ServiceContext.csv;
 
@@ -29,7 +29,7 @@ public final class NodeAdminService implements NodeAdmin {
     private final QueueConfig config;
     private final OperationLease lease;
 
-    NodeAdminService(ServiceContext ctx) {
+    public NodeAdminService(ServiceContext ctx) {
         this.ctx = ctx;
         this.store = ctx.store();
         this.config = ctx.config();
