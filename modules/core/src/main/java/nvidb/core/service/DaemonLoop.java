@@ -22,13 +22,13 @@ import nvidb.core.store.LeaseRepository;
  * {@link ChangeWatch} sees the database's files written, and a few times a second regardless. One thread does everything; {@link #stop} only sets a flag it reads
  * between passes, so a pass is always finished.
  */
-final class DaemonLoop implements Daemon {
+public final class DaemonLoop implements Daemon {
     /** How soon to try again after another client's pass was in progress. */
     static final Duration RETRY = Duration.ofSeconds(1);
 
     /** Opens the queue with the configuration as the files say now. */
     @FunctionalInterface
-    interface Opener {
+    public interface Opener {
         QueueService open();
     }
 
@@ -61,7 +61,7 @@ final class DaemonLoop implements Daemon {
      *
      * @param configFiles the files whose change makes the daemon read its configuration again
      */
-    static DaemonLoop start(Opener opener, List<Path> configFiles, Duration interval, boolean once) {
+    public static DaemonLoop start(Opener opener, List<Path> configFiles, Duration interval, boolean once) {
         if (interval.isNegative() || interval.isZero()) {
             throw NvidbException.usage("the daemon's interval must be at least 1 second");
         }

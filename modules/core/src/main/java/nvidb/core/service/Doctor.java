@@ -37,7 +37,7 @@ import nvidb.core.store.Snapshots;
  * command makes its own pass), and a backup (none yet, or an old one). A keeper that was
  * installed and is down is a failure: what was set up no longer runs.
  */
-final class Doctor {
+public final class Doctor {
     /** Less free space than this where the database, its backups or job directories live fails. */
     static final long MIN_FREE_BYTES = 1L << 30;
     /** The oldest a newest backup may be while periodic backups are off. */
@@ -48,14 +48,14 @@ final class Doctor {
     private final Map<String, String> env;
     private final boolean local;
 
-    Doctor(NvidbPaths paths, PluginRegistry plugins, Map<String, String> env, boolean local) {
+    public Doctor(NvidbPaths paths, PluginRegistry plugins, Map<String, String> env, boolean local) {
         this.paths = paths;
         this.plugins = plugins;
         this.env = env;
         this.local = local;
     }
 
-    List<HealthCheck> checks() {
+    public List<HealthCheck> checks() {
         List<HealthCheck> checks = new ArrayList<>();
         QueueConfig config;
         try {

@@ -1,4 +1,4 @@
-package nvidb.core.service;
+package nvidb.core.access;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -21,6 +21,9 @@ import nvidb.core.config.NvidbPaths;
 import nvidb.core.config.QueueConfig;
 import nvidb.core.keeper.KeeperService;
 import nvidb.core.plugins.PluginRegistry;
+import nvidb.core.service.DaemonLoop;
+import nvidb.core.service.Doctor;
+import nvidb.core.service.QueueService;
 import nvidb.core.store.LeaseRepository;
 import nvidb.core.util.Submitter;
 
