@@ -143,7 +143,7 @@ public final class QueueService implements Queue {
     }
 
     /** The registered daemon's pass: it delivers the alerts, with the full budget (none at all when not {@code notify}). */
-    TickSummary daemonPass(boolean notify) {
+    public TickSummary daemonPass(boolean notify) {
         return scheduler.tick(true, () -> notify ? AlertDeliveryPass.FULL_BUDGET : Duration.ZERO);
     }
 

@@ -1,4 +1,4 @@
-package nvidb.core.service;
+package nvidb.core.daemon;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -12,6 +12,7 @@ import nvidb.core.api.ErrorCode;
 import nvidb.core.api.NvidbException;
 import nvidb.core.api.TickSummary;
 import nvidb.core.api.Times;
+import nvidb.core.service.QueueService;
 import nvidb.core.store.LeaseRepository;
 
 /**

@@ -1,4 +1,4 @@
-package nvidb.core.service;
+package nvidb.core.daemon;
 
 import java.time.Duration;
 import java.util.EnumSet;

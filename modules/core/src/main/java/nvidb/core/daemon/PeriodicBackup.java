@@ -1,4 +1,4 @@
-package nvidb.core.service;
+package nvidb.core.daemon;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -7,6 +7,7 @@ import java.util.OptionalInt;
 import nvidb.core.api.Backups;
 import nvidb.core.api.NvidbException;
 import nvidb.core.config.QueueSettings.BackupSettings;
+import nvidb.core.service.QueueService;
 
 /**
  * The daemon's backups: with {@code queue.backup.enabled}, one generated backup (rotated to

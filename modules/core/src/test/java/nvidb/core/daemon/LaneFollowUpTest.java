@@ -1,4 +1,4 @@
-package nvidb.core.service;
+package nvidb.core.daemon;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;

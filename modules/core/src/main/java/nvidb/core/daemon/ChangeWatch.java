@@ -1,4 +1,4 @@
-package nvidb.core.service;
+package nvidb.core.daemon;
 
 import java.io.IOException;
 import java.nio.file.FileSystems;
