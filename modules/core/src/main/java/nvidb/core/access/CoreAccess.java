@@ -22,7 +22,7 @@ import nvidb.core.config.QueueConfig;
 import nvidb.core.keeper.KeeperService;
 import nvidb.core.plugins.PluginRegistry;
 import nvidb.core.daemon.DaemonLoop;
-import nvidb.core.service.Doctor;
+import nvidb.core.health.Doctor;
 import nvidb.core.service.QueueService;
 import nvidb.core.store.LeaseRepository;
 import nvidb.core.util.Submitter;

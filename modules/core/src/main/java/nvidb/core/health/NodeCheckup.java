@@ -1,4 +1,4 @@
-package nvidb.core.service;
+package nvidb.core.health;
 
 import java.time.Duration;
 import java.util.ArrayList;

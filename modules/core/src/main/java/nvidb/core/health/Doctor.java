@@ -1,4 +1,4 @@
-package nvidb.core.service;
+package nvidb.core.health;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -25,6 +25,7 @@ import nvidb.core.config.QueueSettings;
 import nvidb.core.config.ServerConfig;
 import nvidb.core.keeper.KeeperService;
 import nvidb.core.plugins.PluginRegistry;
+import nvidb.core.service.QueueService;
 import nvidb.core.store.Snapshots;
 
 /**
