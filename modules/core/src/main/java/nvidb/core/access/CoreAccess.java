@@ -23,7 +23,7 @@ import nvidb.core.keeper.KeeperService;
 import nvidb.core.plugins.PluginRegistry;
 import nvidb.core.daemon.DaemonLoop;
 import nvidb.core.health.Doctor;
-import nvidb.core.service.QueueService;
+import nvidb.core.queue.QueueService;
 import nvidb.core.store.LeaseRepository;
 import nvidb.core.util.Submitter;
 

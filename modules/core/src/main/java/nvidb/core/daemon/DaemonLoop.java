@@ -12,7 +12,7 @@ import nvidb.core.api.ErrorCode;
 import nvidb.core.api.NvidbException;
 import nvidb.core.api.TickSummary;
 import nvidb.core.api.Times;
-import nvidb.core.service.QueueService;
+import nvidb.core.queue.QueueService;
 import nvidb.core.store.LeaseRepository;
 
 /**

@@ -7,7 +7,7 @@ import java.util.OptionalInt;
 import nvidb.core.api.Backups;
 import nvidb.core.api.NvidbException;
 import nvidb.core.config.QueueSettings.BackupSettings;
-import nvidb.core.service.QueueService;
+import nvidb.core.queue.QueueService;
 
 /**
  * The daemon's backups: with {@code queue.backup.enabled}, one generated backup (rotated to

@@ -25,7 +25,7 @@ import nvidb.core.config.QueueSettings;
 import nvidb.core.config.ServerConfig;
 import nvidb.core.keeper.KeeperService;
 import nvidb.core.plugins.PluginRegistry;
-import nvidb.core.service.QueueService;
+import nvidb.core.queue.QueueService;
 import nvidb.core.store.Snapshots;
 
 /**

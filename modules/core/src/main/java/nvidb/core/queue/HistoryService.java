@@ -1,4 +1,4 @@
-package nvidb.core.service;
+package nvidb.core.queue;
 
 import java.time.Instant;
 import java.util.List;
