@@ -83,7 +83,7 @@ public final class Doctor {
             checks.add(freeSpace(config));
             Set<String> ignored = queue.nodeAdmin().nodes(true).stream().filter(v -> v.node().ignored())
                     .map(v -> v.node().name()).collect(Collectors.toSet());
-            checks.addAll(NodeCheckup.all(config, plugins, ignored));
+            checks.addAll(NodeCheckup.all(config, plugins, ignored, MIN_FREE_BYTES));
             checks.add(keepsMoving(queue));
             checks.add(backup(queue, config));
         }

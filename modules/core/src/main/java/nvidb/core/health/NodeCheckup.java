@@ -32,15 +32,20 @@ final class NodeCheckup {
     private NodeCheckup() {
     }
 
-    /** The checks of every configured node but the ignored ones, in the configuration's order. */
-    static List<HealthCheck> all(QueueConfig config, PluginRegistry plugins, Set<String> ignored) {
+    /**
+     * The checks of every configured node but the ignored ones, in the configuration's order.
+     *
+     * @param minFreeBytes less free space than this in a job root fails
+     */
+    static List<HealthCheck> all(QueueConfig config, PluginRegistry plugins, Set<String> ignored, long minFreeBytes) {
         List<ServerConfig> servers = config.servers().stream().filter(s -> !ignored.contains(s.name())).toList();
         List<HealthCheck> checks = new ArrayList<>();
         try (NodeConnections nodes = new NodeConnections(config, plugins);
              ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<List<HealthCheck>>> answers = new ArrayList<>();
             for (ServerConfig s : servers) {
-                answers.add(pool.submit(() -> one(nodes, s, Duration.ofSeconds(config.settings().probeTimeout()))));
+                answers.add(pool.submit(() -> one(nodes, s, Duration.ofSeconds(config.settings().probeTimeout()),
+                        minFreeBytes)));
             }
             for (int i = 0; i < servers.size(); i++) {
                 try {
@@ -57,7 +62,8 @@ final class NodeCheckup {
         return checks;
     }
 
-    private static List<HealthCheck> one(NodeConnections nodes, ServerConfig s, Duration timeout) {
+    private static List<HealthCheck> one(NodeConnections nodes, ServerConfig s, Duration timeout,
+                                         long minFreeBytes) {
         String name = "node " + s.name();
         String root = nodes.jobRoot(s.name());
         long sent = System.currentTimeMillis();
@@ -82,7 +88,7 @@ final class NodeCheckup {
         List<HealthCheck> checks = new ArrayList<>();
         checks.add(HealthCheck.pass(name, "answers over " + s.transport() + " in " + (answered - sent) + " ms"));
         checks.add(gpus(name, s, said));
-        checks.add(jobRoot(name, root, said));
+        checks.add(jobRoot(name, root, said, minFreeBytes));
         checks.add(clock(name, said.get("clock"), (sent + answered) / 2));
         return checks;
     }
@@ -102,7 +108,7 @@ final class NodeCheckup {
                         + " nvidia_smi: of its server entry");
     }
 
-    private static HealthCheck jobRoot(String name, String root, Map<String, String> said) {
+    private static HealthCheck jobRoot(String name, String root, Map<String, String> said, long minFreeBytes) {
         String check = name + " job_root";
         if (!said.containsKey("root-writable")) {
             return HealthCheck.fail(check, root + " is not writable there: no job can start",
@@ -110,7 +116,7 @@ final class NodeCheckup {
                             + " to a folder that is");
         }
         long free = parseLong(said.get("root-free")) * 1024;
-        if (free >= 0 && free < Doctor.MIN_FREE_BYTES) {
+        if (free >= 0 && free < minFreeBytes) {
             return HealthCheck.fail(check, root + " has " + size(free) + " free", "free space there (finished jobs'"
                     + " folders hold their logs), or point job_root: elsewhere");
         }
