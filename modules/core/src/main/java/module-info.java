@@ -28,5 +28,5 @@ module nvidb.core {
     uses nvidb.spi.batch.BatchSchedulerFactory;
     uses nvidb.core.api.QueueAccess.Provider;
 
-    provides nvidb.core.api.QueueAccess.Provider with nvidb.core.service.CoreAccess.Provider;
+    provides nvidb.core.api.QueueAccess.Provider with nvidb.core.access.CoreAccess.Provider;
 }

@@ -21,9 +21,11 @@ final class CycleRules {
     static final ArchRule CORE_PACKAGES_FREE_OF_CYCLES = slices()
             .matching("nvidb.core.(*)..")
             .should().beFreeOfCycles()
-            .because("core's packages are layered (model and error at the bottom, store and scheduler"
-                    + " below the service facade), and a cycle makes them one unit that cannot be"
-                    + " understood, tested or split apart");
+            .because("core's packages are layered (the facade's values at the bottom; store, lifecycle and"
+                    + " scheduler below what every operation shares (operation); the groups of operations"
+                    + " (jobs, lanes, sweeps, nodes, backup) above it; the queue that hands them out, then"
+                    + " the daemon, the doctor (health) and access on top), and a cycle makes them one unit"
+                    + " that cannot be understood, tested or split apart");
 
     /**
      * Stricter reading of "no package cycles": every package is its own slice, so a cycle between

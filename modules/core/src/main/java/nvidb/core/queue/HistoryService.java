@@ -1,0 +1,29 @@
+package nvidb.core.queue;
+
+import java.time.Instant;
+import java.util.List;
+import nvidb.core.api.History;
+import nvidb.core.operation.ServiceContext;
+import nvidb.core.store.Store;
+
+/** The GPUs' and the queue's history, read in one transaction each; no node is contacted. */
+final class HistoryService implements History {
+    private final ServiceContext ctx;
+    private final Store store;
+
+    HistoryService(ServiceContext ctx) {
+        this.ctx = ctx;
+        this.store = ctx.store();
+    }
+
+    @Override
+    public List<GpuSample> gpu(String node, int index, Range range) {
+        String name = ctx.resolveNode(node);
+        return store.db.read(() -> store.history.gpu(name, index, range, Instant.now()));
+    }
+
+    @Override
+    public List<QueueSample> queue(Range range) {
+        return store.db.read(() -> store.history.queue(range, Instant.now()));
+    }
+}
