@@ -41,6 +41,18 @@ final class StatusReport {
                 queue.nodeAdmin().pendingReaps());
     }
 
+    static StatusValues values(Queue queue, Keeper keeper, StatusQuery q) {
+        JobQueries jobs = queue.jobQueries();
+        List<Job> active = jobs.jobs(Application.ACTIVE).jobs().reversed();
+        List<Job> recent = recent(jobs, q.recent());
+        var nodes = queue.nodeAdmin().nodes(q.includeIgnored());
+        JobQueries.AlertPage alerts = jobs.alerts(false, q.alerts());
+        var counts = jobs.countsByState();
+        Instant lastBackup = queue.backups().lastBackupAt().orElse(null);
+        return new StatusValues(queue.info(), queue.lastTickAt(), lastBackup, queue.daemon(), keeper.state(), counts,
+                active, recent, nodes, alerts);
+    }
+
     /** Finished jobs among the newest {@code among}, at most 10, newest first. */
     static List<Job> recent(JobQueries jobs, int among) {
         return jobs.jobs(new JobQuery(EnumSet.noneOf(JobState.class), false, null, null, among)).jobs()
