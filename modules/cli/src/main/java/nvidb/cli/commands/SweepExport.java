@@ -35,7 +35,7 @@ public final class SweepExport extends BaseCommand {
         if (csv == jsonl) {
             throw NvidbException.usage("pick one format: --csv or --jsonl");
         }
-        Sweeps.Detail d = metric.show(service(), id.value());
+        Sweeps.Detail d = metric.detail(ctx().app().sweeps(), ctx().caller(), id.value());
         out().raw(csv ? SweepExports.csv(d, now()) : SweepExports.jsonLines(d, now()));
         return 0;
     }
