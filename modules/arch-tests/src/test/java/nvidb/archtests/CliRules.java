@@ -29,9 +29,9 @@ final class CliRules {
             .that().resideInAPackage("nvidb.cli..")
             .should().onlyDependOnClassesThat(resideOutsideOfPackage("nvidb.core..").or(resideInAnyPackage(
                     FrontEndRules.APPLICATION_API)))
-            .because("commands are thin: they call the application layer (nvidb.core.app, and the facade in"
-                    + " nvidb.core.api that the commands not moved onto it yet still use) and print what it"
-                    + " returns as the records of nvidb.core.view,"
+            .because("commands are thin: they call the application layer (nvidb.core.app, with the values of"
+                    + " nvidb.core.api it takes and returns) and print what it returns as the records of"
+                    + " nvidb.core.view,"
                     + " never the store, the scheduler or the configuration behind it; the TUI and the daemon"
                     + " are built on the same facade, so one published surface keeps the rest of core free to"
                     + " change");

@@ -27,9 +27,9 @@ final class FrontEndRules {
     private FrontEndRules() {}
 
     @ArchTest
-    static final ArchRule WEB_AND_TUI_ACT_THROUGH_THE_APPLICATION_LAYER = noClasses()
-            .that().resideInAnyPackage("nvidb.web..", "nvidb.tui..")
+    static final ArchRule FRONT_ENDS_ACT_THROUGH_THE_APPLICATION_LAYER = noClasses()
+            .that().resideInAnyPackage("nvidb.cli..", "nvidb.web..", "nvidb.tui..")
             .should().callMethodWhere(target(owner(nameMatching(ENGINE_FACADES))))
-            .because("a route or a key is an operation of nvidb.core.app, asked with the front end's Caller:"
-                    + " the events it writes record who asked, and the rules about who may do what apply");
+            .because("a command, a route or a key is an operation of nvidb.core.app, asked with the front end's"
+                    + " Caller: the events it writes record who asked, and the rules about who may do what apply");
 }

@@ -7,7 +7,6 @@ import nvidb.cli.context.CliContext;
 import nvidb.cli.context.ContextHolder;
 import nvidb.cli.context.JsonWarmUp;
 import nvidb.cli.output.Output;
-import nvidb.core.api.Queue;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
@@ -18,10 +17,6 @@ public abstract class BaseCommand implements Callable<Integer> {
 
     protected CliContext ctx() {
         return ((ContextHolder) spec.root().userObject()).context();
-    }
-
-    protected Queue service() {
-        return ctx().service();
     }
 
     protected Output out() {

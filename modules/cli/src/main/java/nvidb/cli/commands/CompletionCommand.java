@@ -7,12 +7,13 @@ import nvidb.cli.completion.BashCompletion;
 import nvidb.cli.completion.CommandTree;
 import nvidb.cli.completion.FishCompletion;
 import nvidb.cli.completion.ZshCompletion;
+import nvidb.core.api.Caller;
 import nvidb.core.api.Job;
 import nvidb.core.api.JobQuery;
 import nvidb.core.api.LaneQueries;
 import nvidb.core.api.NodeAdmin;
 import nvidb.core.api.NvidbException;
-import nvidb.core.api.Queue;
+import nvidb.core.app.Application;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -74,13 +75,14 @@ public final class CompletionCommand extends BaseCommand {
             return List.of();
         }
         try {
-            Queue q = service();
+            Application app = ctx().app();
+            Caller caller = ctx().caller();
             return switch (candidates) {
-                case JOBS -> q.jobQueries().jobs(new JobQuery(null, false, null, null, JOB_CANDIDATES)).jobs().stream()
+                case JOBS -> app.jobList(caller, new JobQuery(null, false, null, null, JOB_CANDIDATES)).stream()
                         .map(Job::id).map(String::valueOf).toList();
-                case NODES -> q.nodeAdmin().nodes(false).stream().map(NodeAdmin.NodeView::node)
+                case NODES -> app.nodeViews(caller, false).stream().map(NodeAdmin.NodeView::node)
                         .map(n -> n.name()).toList();
-                case LANES -> q.laneQueries().list(null).stream().map(LaneQueries.LaneView::lane)
+                case LANES -> app.laneViews(caller, null).stream().map(LaneQueries.LaneView::lane)
                         .map(l -> l.name()).toList();
             };
         } catch (NvidbException e) {

@@ -4,11 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 import nvidb.core.api.Ids;
-import nvidb.core.api.Job;
-import nvidb.core.api.JobEdits;
 import nvidb.core.view.JobDocuments;
 import nvidb.core.view.JobView;
-import nvidb.core.view.TickView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -37,14 +34,14 @@ public final class JobEdit extends BaseCommand {
 
     @Override
     protected int execute() {
-        JobEdits.Edited edited = service().jobEdits().editDependencies(id.value(), Ids.parseLists(addAfter),
-                Ids.parseLists(dropAfter), Ids.parseLists(addAny), Ids.parseLists(dropAny), tick.after());
-        Job job = edited.job();
+        JobDocuments.Edited edited = ctx().app().jobOps().editDependencies(ctx().caller(), id.value(),
+                Ids.parseLists(addAfter), Ids.parseLists(dropAfter), Ids.parseLists(addAny), Ids.parseLists(dropAny),
+                tick.after());
+        JobView job = edited.job();
         if (json()) {
-            out().document(new JobDocuments.Edited(true, edited.changed(), JobView.of(job, now()),
-                    TickView.of(edited.tick())));
+            out().document(edited);
         } else {
-            out().line("job " + job.id() + " (" + job.displayState() + "): after=" + list(job.dependsOn())
+            out().line("job " + job.id() + " (" + (job.held() ? "held" : job.state()) + "): after=" + list(job.dependsOn())
                     + " after-any=" + list(job.dependsAny()) + (edited.changed() ? "" : "  (unchanged)"));
             if (job.held()) {
                 out().line("  still held: " + job.heldReason());

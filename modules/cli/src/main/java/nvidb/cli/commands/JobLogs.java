@@ -1,9 +1,6 @@
 package nvidb.cli.commands;
 
-import nvidb.cli.context.Interrupted;
-import nvidb.core.api.Job;
-import nvidb.core.api.Queue;
-import nvidb.core.api.TickMode;
+import nvidb.core.app.Application;
 import nvidb.core.view.JobDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -31,13 +28,14 @@ public final class JobLogs extends BaseCommand {
     @Override
     protected int execute() {
         long jobId = id.value();
-        Queue service = service();
-        service.tick(tick.read());
-        String text = service.jobQueries().logs(jobId, stderr, number);
+        Application app = ctx().app();
+        app.tick(ctx().caller(), tick.read());
+        JobDocuments.LogChunk chunk = app.logChunk(ctx().caller(), jobId, stderr, number);
         if (!follow) {
             if (json()) {
-                out().document(chunk(jobId, text));
+                out().document(chunk);
             } else {
+                String text = chunk.log();
                 out().raw(text.isEmpty() || text.endsWith("\n") ? text : text + "\n");
             }
             return 0;
@@ -45,62 +43,20 @@ public final class JobLogs extends BaseCommand {
         if (json()) {
             out().startLines();
         }
-        print(jobId, text);
-        String seen = text;
-        while (true) {
-            Job job = service.jobQueries().job(jobId);
-            if (job.state().terminal()) {
-                String last = service.jobQueries().logs(jobId, stderr, Math.max(number, 10_000));
-                print(jobId, suffixAfter(seen, last));
-                if (json()) {
-                    out().document(new JobDocuments.LogEnd(jobId, stream(), true, job.state().label(), job.exitCode()));
-                }
-                return 0;
-            }
-            try {
-                Thread.sleep(Waiting.POLL.toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new Interrupted();
-            }
-            service.tick(tick.read() == TickMode.NONE ? TickMode.NONE : TickMode.AUTO);
-            String now = service.jobQueries().logs(jobId, stderr, Math.max(number, 10_000));
-            print(jobId, suffixAfter(seen, now));
-            seen = now;
+        print(chunk);
+        JobDocuments.LogEnd end = app.jobOps().follow(ctx().caller(), chunk, number, tick.read(), this::print);
+        if (json()) {
+            out().document(end);
         }
+        return 0;
     }
 
     /** New output while following: as it is, or with --json one line {@code {id, stream, log}} per chunk. */
-    private void print(long jobId, String text) {
+    private void print(JobDocuments.LogChunk chunk) {
         if (!json()) {
-            out().raw(text);
-        } else if (!text.isEmpty()) {
-            out().document(chunk(jobId, text));
+            out().raw(chunk.log());
+        } else if (!chunk.log().isEmpty()) {
+            out().document(chunk);
         }
-    }
-
-    private JobDocuments.LogChunk chunk(long jobId, String text) {
-        return new JobDocuments.LogChunk(jobId, stream(), text);
-    }
-
-    private String stream() {
-        return stderr ? "stderr" : "stdout";
-    }
-
-    /** What {@code now} adds after the text already printed (its end overlaps the start of {@code now}). */
-    static String suffixAfter(String seen, String now) {
-        if (seen.isEmpty()) {
-            return now;
-        }
-        if (now.startsWith(seen)) {
-            return now.substring(seen.length());
-        }
-        // The window slid: find the longest end of what we printed that starts the new text.
-        for (int k = Math.min(seen.length(), now.length()); k > 0; k--) {
-            if (now.startsWith(seen.substring(seen.length() - k))) {
-                return now.substring(k);
-            }
-        }
-        return now;
     }
 }

@@ -2,7 +2,6 @@ package nvidb.cli.commands;
 
 import java.util.ArrayList;
 import java.util.List;
-import nvidb.core.api.Job;
 import nvidb.core.api.NvidbException;
 import nvidb.core.view.JobDocuments;
 import picocli.CommandLine.Command;
@@ -47,20 +46,19 @@ public final class JobNote extends BaseCommand {
         if (append != null && append.isEmpty()) {
             throw NvidbException.usage("--append needs some text");
         }
-        Job job;
         if (given.isEmpty()) {
-            job = service().jobQueries().job(jobId);
+            JobDocuments.Note note = ctx().app().jobOps().note(ctx().caller(), jobId);
             if (json()) {
-                out().document(new JobDocuments.Note(job.id(), job.notes(), job.progress()));
+                out().document(note);
             } else {
-                out().line(job.notes() == null ? "(no note)" : job.notes());
+                out().line(note.notes() == null ? "(no note)" : note.notes());
             }
             return 0;
         }
         String value = clear ? null : append != null ? append : String.join(" ", text);
-        job = service().jobEdits().setNote(jobId, value, append != null);
+        JobDocuments.Noted job = ctx().app().jobOps().setNote(ctx().caller(), jobId, value, append != null);
         if (json()) {
-            out().document(new JobDocuments.Noted(true, job.id(), job.notes()));
+            out().document(job);
         } else {
             out().line("job " + job.id() + " note: " + (job.notes() == null ? "(cleared)" : job.notes()));
         }

@@ -20,11 +20,11 @@ public final class JobPurge extends BaseCommand {
     protected int execute() {
         Set<JobState> wanted = EnumSet.noneOf(JobState.class);
         states.forEach(s -> wanted.add(JobState.fromLabel(s)));
-        int removed = service().jobCommands().purge(wanted);
+        JobDocuments.Purged purged = ctx().app().jobOps().purge(ctx().caller(), wanted);
         if (json()) {
-            out().document(new JobDocuments.Purged(true, removed));
+            out().document(purged);
         } else {
-            out().line("removed " + removed + " finished job record(s)");
+            out().line("removed " + purged.removed() + " finished job record(s)");
         }
         return 0;
     }

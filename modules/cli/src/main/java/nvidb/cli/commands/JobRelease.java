@@ -2,11 +2,8 @@ package nvidb.cli.commands;
 
 import nvidb.core.app.Verdicts;
 
-import java.util.ArrayList;
-import java.util.List;
-import nvidb.core.api.JobCommands;
+import nvidb.core.app.Acted;
 import nvidb.core.view.JobDocuments;
-import nvidb.core.view.TickView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -22,23 +19,15 @@ public final class JobRelease extends BaseCommand {
 
     @Override
     protected int execute() {
-        JobCommands.ReleaseResult result = service().jobCommands().release(ids.values(), tick.after());
-        List<Verdicts.Item> items = result.results().stream()
-                .map(r -> new Verdicts.Item(r.id(), r.released(), r.state(), r.reason())).toList();
-        Verdicts.Verdict verdict = Verdicts.verdict(items, "release");
+        Acted<JobDocuments.Several<JobDocuments.Released>> acted = ctx().app().jobOps().release(ctx().caller(),
+                ids.values(), tick.after());
         if (json()) {
-            List<JobDocuments.Released> views = new ArrayList<>();
-            for (int i = 0; i < items.size(); i++) {
-                JobCommands.Released r = result.results().get(i);
-                views.add(new JobDocuments.Released(Verdicts.view(items.get(i), "release"), r.released(), r.reason(),
-                        r.dropped()));
-            }
-            out().document(new JobDocuments.Several<>(verdict.view(), views, TickView.of(result.tick())));
+            out().document(acted.document());
         } else {
-            for (JobCommands.Released r : result.results()) {
-                out().line("job " + r.id() + ": " + r.reason());
+            for (JobDocuments.Released r : acted.document().results()) {
+                out().line("job " + r.item().id() + ": " + r.reason());
             }
         }
-        return report(verdict);
+        return report(acted);
     }
 }

@@ -1,7 +1,7 @@
 package nvidb.cli.commands;
 
 import nvidb.core.api.Job;
-import nvidb.core.view.JobDocuments;
+import nvidb.core.app.JobOperations;
 import nvidb.core.view.StoredJson;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -28,11 +28,11 @@ public final class JobResult extends BaseCommand {
 
     @Override
     protected int execute() {
-        service().tick(tick.onRequest());
-        Job job = set == null ? service().jobQueries().job(id.value()) : service().jobEdits().setResult(id.value(), set);
+        ctx().app().tick(ctx().caller(), tick.onRequest());
+        JobOperations ops = ctx().app().jobOps();
+        Job job = set == null ? ops.result(ctx().caller(), id.value()) : ops.setResult(ctx().caller(), id.value(), set);
         if (json()) {
-            out().document(new JobDocuments.Result(set != null ? Boolean.TRUE : null, job.id(), job.state().label(),
-                    StoredJson.parsed(job.resultJson())));
+            out().document(JobOperations.resultDocument(job, set != null));
         } else if (job.resultJson() == null) {
             out().line("(no result)");
         } else {

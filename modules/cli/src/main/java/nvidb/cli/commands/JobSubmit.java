@@ -2,12 +2,11 @@ package nvidb.cli.commands;
 
 import java.util.ArrayList;
 import java.util.List;
-import nvidb.core.api.Job;
-import nvidb.core.api.JobCommands;
 import nvidb.core.api.JobState;
 import nvidb.core.api.ShellQuote;
 import nvidb.core.api.SubmitRequest;
 import nvidb.core.api.TickMode;
+import nvidb.core.app.JobOperations;
 import nvidb.core.view.JobDocuments;
 import nvidb.core.view.JobView;
 import nvidb.core.view.TickView;
@@ -42,40 +41,49 @@ public final class JobSubmit extends BaseCommand {
     @Override
     protected int execute() {
         List<String> words = job.commandWords(command);
-        SubmitRequest request = job.request(service(), words.size() == 1 ? words.getFirst() : ShellQuote.join(words));
-        JobCommands.Submitted s = service().jobCommands().submit(request, tick.after());
-        Job job = s.job();
-        Waiting.Outcome waited = null;
-        if (waitForIt && !job.state().terminal()) {
-            waited = Waiting.until(service(), java.util.List.of(job.id()), waitTimeout, out(), TickMode.AUTO);
-            job = waited.jobs().getFirst();
+        JobOperations ops = ctx().app().jobOps();
+        SubmitRequest request = job.request(ops, ctx().caller(), words.size() == 1 ? words.getFirst() : ShellQuote.join(words));
+        JobDocuments.Submitted s = ops.submit(ctx().caller(), request, tick.after());
+        JobOperations.Waited waited = null;
+        if (waitForIt) {
+            if (!state(s.job()).terminal()) {
+                waited = ops.await(ctx().caller(), List.of(s.job().id()), waitTimeout, TickMode.AUTO,
+                        Waiting.statusLine(out()));
+                Waiting.ended(waited, out());
+            }
+            s = ops.afterWait(s, waited);
         }
+        JobView job = s.job();
         if (json()) {
-            out().document(new JobDocuments.Submitted(true, s.duplicate(), JobView.of(job, now()), TickView.of(s.tick()),
-                    waitForIt ? (Boolean) (waited != null && waited.interrupted()) : null));
+            out().document(s);
         } else {
             out().line((s.duplicate() ? "already submitted as job " : "submitted job ") + job.id() + " ("
-                    + job.displayState() + ")");
+                    + (job.held() ? "held" : job.state()) + ")");
             out().line(placementLine(job));
             if (waited != null && waited.interrupted()) {
-                out().note(waited.interruptedNote());
+                out().note(Waiting.interruptedNote(waited));
             }
         }
         if (waitForIt) {
-            return waited != null ? waited.exitCode() : job.state() == JobState.COMPLETED ? 0 : 1;
+            return waited != null ? Waiting.exitCode(waited) : state(job) == JobState.COMPLETED ? 0 : 1;
         }
-        return job.state() == JobState.FAILED ? 1 : 0;
+        return state(job) == JobState.FAILED ? 1 : 0;
     }
 
-    private static String placementLine(Job job) {
-        if (job.state() == JobState.RUNNING) {
+    private static JobState state(JobView job) {
+        return JobState.fromLabel(job.state());
+    }
+
+    private static String placementLine(JobView job) {
+        JobState state = state(job);
+        if (state == JobState.RUNNING) {
             return "  running on " + job.node() + " GPU " + (job.gpuIds().isEmpty() ? "-" : job.gpuIds());
         }
-        if (job.state() == JobState.COMPLETED) {
+        if (state == JobState.COMPLETED) {
             return "  completed on " + job.node() + " (exit 0); its output: nvidb job logs " + job.id();
         }
-        if (job.state().terminal()) {
-            return "  " + job.state().label() + (job.lastError() == null ? "" : ": " + job.lastError());
+        if (state.terminal()) {
+            return "  " + job.state() + (job.lastError() == null ? "" : ": " + job.lastError());
         }
         if (job.held()) {
             return "  held: " + job.heldReason();

@@ -10,7 +10,6 @@ import nvidb.cli.output.SweepViews;
 import nvidb.core.api.NvidbException;
 import nvidb.core.api.Sweeps;
 import nvidb.core.view.SweepDocuments;
-import nvidb.core.view.TickView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -61,19 +60,19 @@ public final class JobSweep extends BaseCommand {
     protected int execute() {
         List<String> words = job.commandWords(command);
         List<String> lines = paramsFile == null ? null : lines(paramsFile);
-        Sweeps.SweepRequest request = new Sweeps.SweepRequest(job.request(service(), "-"), words, grid, zip, random,
-                seed, ranges, lines, paramsFile == null ? null : paramsFile.toString(), maxParallel, force);
-        Sweeps.Submitted s = service().sweeps().submit(request, dryRun, tick.after());
+        Sweeps.SweepRequest request = new Sweeps.SweepRequest(job.request(ctx().app().jobOps(), ctx().caller(), "-"),
+                words, grid, zip, random, seed, ranges, lines, paramsFile == null ? null : paramsFile.toString(),
+                maxParallel, force);
+        SweepDocuments.Submitted s = ctx().app().sweeps().submit(ctx().caller(), request, dryRun, tick.after());
         if (json()) {
-            out().document(new SweepDocuments.Submitted(true, s.dryRun(), s.duplicate(), SweepDocuments.SweepView.of(s.sweep()),
-                    s.runs().stream().map(SweepDocuments.Run::of).toList(), TickView.of(s.tick())));
+            out().document(s);
             return 0;
         }
         if (s.dryRun()) {
             out().line(SweepViews.runTable(s.runs(), s.sweep().params()));
             out().line("dry run: " + s.runs().size() + " run(s) of sweep " + s.sweep().name() + "; nothing was submitted");
         } else {
-            List<Long> ids = s.runs().stream().map(Sweeps.Run::jobId).filter(java.util.Objects::nonNull).toList();
+            List<Long> ids = s.runs().stream().map(SweepDocuments.Run::jobId).filter(java.util.Objects::nonNull).toList();
             out().line((s.duplicate() ? "already submitted as sweep " : "submitted sweep ") + s.sweep().id() + " ("
                     + s.sweep().name() + "): " + s.runs().size() + " run(s)"
                     + (ids.isEmpty() ? "" : ", jobs " + ids.getFirst() + ".." + ids.getLast()));

@@ -1,18 +1,12 @@
 package nvidb.cli.commands;
 
-import nvidb.core.app.Verdicts;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.NullNode;
-import com.fasterxml.jackson.databind.node.TextNode;
-import java.util.ArrayList;
 import java.util.List;
 import nvidb.cli.output.HumanViews;
 import nvidb.core.api.Job;
 import nvidb.core.api.NvidbException;
-import nvidb.core.api.Queue;
+import nvidb.core.app.JobOperations;
+import nvidb.core.app.Verdicts;
 import nvidb.core.view.JobDocuments;
-import nvidb.core.view.JobView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -53,33 +47,20 @@ public final class JobWait extends BaseCommand {
         if (timeout != null && timeout < 0) {
             throw NvidbException.usage("--timeout cannot be negative");
         }
-        Queue service = service();
-        List<Job> known = service.jobQueries().jobsById(wanted);
-        List<Long> waitable = wanted.stream().distinct().filter(id -> known.stream().anyMatch(j -> j.id() == id))
-                .toList();
+        JobOperations ops = ctx().app().jobOps();
         // Every id that exists is waited on; an unknown one is reported, as for every several-ids command.
-        Waiting.Outcome o = waitable.isEmpty() ? new Waiting.Outcome(List.of(), false, false)
-                : Waiting.until(service, waitable, timeout, out(), tick.read());
-        List<Verdicts.Item> items = wanted.stream().distinct().map(id -> o.jobs().stream().filter(j -> j.id() == id)
-                .findFirst().map(j -> new Verdicts.Item(id, true, j.state().label()))
-                .orElseGet(() -> new Verdicts.Item(id, false, null))).toList();
-        Verdicts.Verdict verdict = Verdicts.verdict(items, "wait for");
+        JobOperations.Waited o = ops.waitFor(ctx().caller(), wanted, timeout, tick.read(), Waiting.statusLine(out()));
+        Waiting.ended(o, out());
+        Verdicts.Verdict verdict = o.verdict();
         if (json()) {
-            List<JobDocuments.WaitedJob> jobs = new ArrayList<>();
-            for (Job j : o.jobs()) {
-                JsonNode tail = logs == null ? null : j.runDir() == null ? NullNode.getInstance()
-                        : TextNode.valueOf(service.jobQueries().logs(j.id(), false, logs));
-                jobs.add(new JobDocuments.WaitedJob(JobView.of(j, now()), tail));
-            }
-            out().document(new JobDocuments.Waited(verdict.view(), items.stream().map(i -> Verdicts.view(i, "wait for"))
-                    .toList(), jobs, o.allDone(), o.allSucceeded(), o.timedOut(), o.interrupted()));
+            out().document(ops.waited(ctx().caller(), o, logs));
         } else {
             if (!o.jobs().isEmpty()) {
                 out().line(HumanViews.jobTable(o.jobs(), now(), ""));
             }
             if (logs != null) {
                 for (Job j : o.jobs()) {
-                    String tail = j.runDir() == null ? "" : service.jobQueries().logs(j.id(), false, logs);
+                    String tail = j.runDir() == null ? "" : ctx().app().logs(ctx().caller(), j.id(), false, logs);
                     if (!tail.isEmpty()) {
                         out().line("");
                         out().line("--- job " + j.id() + " stdout");
@@ -91,10 +72,10 @@ public final class JobWait extends BaseCommand {
                 out().note("wait timed out; the job(s) above are still going");
             }
             if (o.interrupted()) {
-                out().note(o.interruptedNote());
+                out().note(Waiting.interruptedNote(o));
             }
         }
         int missing = report(verdict);
-        return o.interrupted() || missing == 0 ? o.exitCode() : missing;
+        return o.interrupted() || missing == 0 ? Waiting.exitCode(o) : missing;
     }
 }

@@ -1,8 +1,10 @@
 package nvidb.cli.commands;
 
+import nvidb.core.api.Caller;
 import nvidb.core.api.NvidbException;
-import nvidb.core.api.Queue;
 import nvidb.core.api.Sweeps;
+import nvidb.core.app.SweepOperations;
+import nvidb.core.view.SweepDocuments;
 import picocli.CommandLine.Option;
 
 /** {@code --metric NAME [--min|--max] [--sort]} of {@code sweep show} and {@code sweep export}. */
@@ -19,13 +21,28 @@ public final class MetricOptions {
     @Option(names = "--sort", description = "Every run in order of --metric, best first (else only the best moves first).")
     boolean sort;
 
-    Sweeps.Detail show(Queue service, long id) {
+    /** {@code sweep show --json}'s document: at most {@code limit} rows (0: all). */
+    SweepDocuments.Shown show(SweepOperations sweeps, Caller caller, long id, int limit) {
+        check();
+        return sweeps.show(caller, id, metric(), max, sort, limit);
+    }
+
+    /** The sweep's rows, in the order these options ask for. */
+    Sweeps.Detail detail(SweepOperations sweeps, Caller caller, long id) {
+        check();
+        return sweeps.detail(caller, id, metric(), max, sort);
+    }
+
+    private String metric() {
+        return metric == null || metric.isBlank() ? null : metric.strip();
+    }
+
+    private void check() {
         if (min && max) {
             throw NvidbException.usage("--min and --max exclude each other: pick the direction in which --metric is better");
         }
         if ((min || max || sort) && (metric == null || metric.isBlank())) {
             throw NvidbException.usage("--min, --max and --sort order by a metric: pass --metric NAME (a result field)");
         }
-        return service.sweeps().show(id, metric == null || metric.isBlank() ? null : metric.strip(), max, sort);
     }
 }

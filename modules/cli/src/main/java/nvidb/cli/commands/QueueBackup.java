@@ -3,7 +3,6 @@ package nvidb.cli.commands;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.OptionalInt;
-import nvidb.core.api.Backups;
 import nvidb.core.api.NvidbException;
 import nvidb.core.view.BackupDocuments;
 import picocli.CommandLine.Command;
@@ -32,14 +31,15 @@ public final class QueueBackup extends BaseCommand {
         if (path != null && path.isBlank()) {
             throw NvidbException.usage("PATH is empty; name a new file or a directory, or leave PATH out");
         }
-        Backups.Backup b = service().backups().take(Optional.ofNullable(path).map(Path::of),
-                keep == null ? OptionalInt.empty() : OptionalInt.of(keep));
+        BackupDocuments.Backed backed = ctx().app().backups().backup(ctx().caller(),
+                Optional.ofNullable(path).map(Path::of), keep == null ? OptionalInt.empty() : OptionalInt.of(keep));
+        BackupDocuments.BackupView b = backed.backup();
         if (json()) {
-            out().document(new BackupDocuments.Backed(true, BackupDocuments.BackupView.of(b)));
+            out().document(backed);
         } else {
             out().line("backed up " + b.source() + " to " + b.path() + " (" + b.bytes() + " bytes, quick_check "
                     + b.quickCheck() + ", " + b.tookMs() + " ms"
-                    + (b.removed().isEmpty() ? "" : "; removed " + b.removed().size() + " older backup(s)") + ")");
+                    + (b.pruned().isEmpty() ? "" : "; removed " + b.pruned().size() + " older backup(s)") + ")");
         }
         return 0;
     }

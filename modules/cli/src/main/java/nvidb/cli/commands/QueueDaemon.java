@@ -102,7 +102,7 @@ public final class QueueDaemon extends BaseCommand {
      * and the daemon goes on: keeping the queue moving matters more than the pages.
      */
     private AutoCloseableWeb startWeb(DaemonLog log) {
-        String listen = service().info().webListen();
+        String listen = ctx().app().info().webListen();
         if (listen == null) {
             return () -> { };
         }

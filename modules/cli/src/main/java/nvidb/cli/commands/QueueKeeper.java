@@ -36,7 +36,7 @@ public final class QueueKeeper extends BaseCommand {
     /** {@code keeper status}: exit 0 while the keeper is up or a daemon serves the queue, else 1. */
     static int status(BaseCommand c) {
         Keeper.State k = c.ctx().keeper().state();
-        Optional<DaemonInfo> d = c.service().daemon();
+        Optional<DaemonInfo> d = c.ctx().app().daemon();
         boolean moving = k.up() || d.isPresent();
         if (c.json()) {
             c.out().document(new KeeperDocuments.Status(KeeperState.of(k), KeeperState.of(k), QueueDocuments.Daemon.of(d),

@@ -2,17 +2,10 @@ package nvidb.cli.commands;
 
 import nvidb.cli.output.LaneViews;
 import nvidb.core.api.Ids;
-import nvidb.core.api.LaneOrdering;
-import nvidb.core.api.LaneQueries;
-import nvidb.core.api.LaneRecord;
-import nvidb.core.api.LaneRunners;
+import nvidb.core.api.Caller;
 import nvidb.core.api.NvidbException;
-import nvidb.core.api.TickSummary;
-import nvidb.core.api.Times;
+import nvidb.core.app.LaneOperations;
 import nvidb.core.view.LaneDocuments;
-import nvidb.core.view.LaneView;
-import nvidb.core.view.StoredJson;
-import nvidb.core.view.TickView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -38,12 +31,11 @@ public final class QueueLane extends BaseCommand {
 
     @Override
     protected int execute() {
-        service().tick(tick.read());
-        LaneQueries.LaneView v = service().laneQueries().show(lane);
+        ctx().app().tick(ctx().caller(), tick.read());
         if (json()) {
-            out().document(LaneView.Detail.of(v, now()));
+            out().document(ctx().app().laneOps().show(ctx().caller(), lane));
         } else {
-            out().line(LaneViews.detail(v, now()));
+            out().line(LaneViews.detail(ctx().app().laneOps().view(ctx().caller(), lane), now()));
         }
         return 0;
     }
@@ -53,34 +45,27 @@ public final class QueueLane extends BaseCommand {
         @ParentCommand
         QueueLane parent;
 
-        LaneOrdering ordering() {
-            return service().laneOrdering();
+        LaneOperations ops() {
+            return ctx().app().laneOps();
         }
 
-        LaneRunners runners() {
-            return service().laneRunners();
+        Caller caller() {
+            return ctx().caller();
         }
 
         String lane() {
             return parent.lane;
         }
 
-        /** The lane as JSON, with whether its runner answered lately. */
-        LaneView laneJson(LaneRecord lane) {
-            return LaneView.of(lane, service().laneQueries().runnerUp(lane, java.time.Instant.now()));
-        }
-
         /**
-         * What a change of the lane's settings prints: {@code {ok, lane, [stopped, hard,] tick}}
-         * with {@code --json}, else one sentence.
+         * What a change of the lane's settings prints: its document ({@code {ok, lane, [stopped,
+         * hard,] tick}}) with {@code --json}, else one sentence about the lane.
          */
-        int changed(LaneRecord lane, TickSummary tick, String sentence, Boolean stopped, Boolean hard) {
+        int changed(Object document, String lane, String sentence) {
             if (json()) {
-                // The reference's stop and restart name the lane ({"lane": "box:0", "stopped", "hard"}).
-                out().document(stopped == null ? new LaneDocuments.Changed(true, laneJson(lane), TickView.of(tick))
-                        : new LaneDocuments.RunnerStopped(true, lane.name(), stopped, hard, TickView.of(tick)));
+                out().document(document);
             } else {
-                out().line("lane " + lane.name() + sentence);
+                out().line("lane " + lane + sentence);
             }
             return 0;
         }
@@ -107,10 +92,10 @@ public final class QueueLane extends BaseCommand {
 
         @Override
         protected int execute() {
-            LaneOrdering.Moved m = ordering().move(lane(), Ids.parse(id), to, before == null ? null : Ids.parse(before),
-                    after == null ? null : Ids.parse(after), tick.after());
+            LaneDocuments.Moved m = ops().move(caller(), lane(), Ids.parse(id), to, before == null ? null
+                    : Ids.parse(before), after == null ? null : Ids.parse(after), tick.after());
             if (json()) {
-                out().document(new LaneDocuments.Moved(true, m.id(), m.lane(), m.position(), TickView.of(m.tick())));
+                out().document(m);
             } else {
                 out().line("job " + m.id() + " is now #" + m.position() + " in " + m.lane());
             }
@@ -133,9 +118,9 @@ public final class QueueLane extends BaseCommand {
         protected int execute() {
             long x = Ids.parse(a);
             long y = Ids.parse(b);
-            LaneOrdering.Swapped s = ordering().swap(lane(), x, y, tick.after());
+            LaneDocuments.Swapped s = ops().swap(caller(), lane(), x, y, tick.after());
             if (json()) {
-                out().document(new LaneDocuments.Swapped(true, s.lane(), s.order(), TickView.of(s.tick())));
+                out().document(s);
             } else {
                 out().line("swapped jobs " + x + " and " + y + " in " + s.lane());
             }
@@ -151,10 +136,9 @@ public final class QueueLane extends BaseCommand {
 
         @Override
         protected int execute() {
-            LaneOrdering.Skipped s = ordering().skip(lane(), tick.after());
+            LaneDocuments.Skipped s = ops().skip(caller(), lane(), tick.after());
             if (json()) {
-                out().document(new LaneDocuments.Skipped(true, s.lane(), s.skipped(),
-                        s.skipped() == null ? null : s.order(), TickView.of(s.tick())));
+                out().document(s);
             } else if (s.skipped() == null) {
                 out().line("lane " + s.lane() + " has nothing to skip past");
             } else {
@@ -186,11 +170,10 @@ public final class QueueLane extends BaseCommand {
                 throw NvidbException.usage("--at places a job in the lane; it makes no sense with --none");
             }
             long job = Ids.parse(id);
-            LaneOrdering.Assigned a = none ? ordering().unassign(lane(), job, tick.after())
-                    : ordering().assign(lane(), job, at, tick.after());
+            LaneDocuments.Assigned a = none ? ops().unassign(caller(), lane(), job, tick.after())
+                    : ops().assign(caller(), lane(), job, at, tick.after());
             if (json()) {
-                out().document(new LaneDocuments.Assigned(true, a.id(), a.lane(), a.previous(), none ? null : a.position(),
-                        TickView.of(a.tick())));
+                out().document(a);
             } else if (none) {
                 out().line("job " + a.id() + " left lane " + a.previous());
             } else {
@@ -208,8 +191,8 @@ public final class QueueLane extends BaseCommand {
 
         @Override
         protected int execute() {
-            LaneOrdering.Switched s = ordering().pause(lane(), tick.after());
-            return changed(s.lane(), s.tick(), " paused; jobs already running are left alone", null, null);
+            LaneDocuments.Changed s = ops().pause(caller(), lane(), true, tick.after());
+            return changed(s, s.lane().name(), " paused; jobs already running are left alone");
         }
     }
 
@@ -220,8 +203,8 @@ public final class QueueLane extends BaseCommand {
 
         @Override
         protected int execute() {
-            LaneOrdering.Switched s = ordering().resume(lane(), tick.after());
-            return changed(s.lane(), s.tick(), " resumed", null, null);
+            LaneDocuments.Changed s = ops().pause(caller(), lane(), false, tick.after());
+            return changed(s, s.lane().name(), " resumed");
         }
     }
 
@@ -239,11 +222,11 @@ public final class QueueLane extends BaseCommand {
             } catch (NumberFormatException e) {
                 throw NvidbException.usage("concurrency takes a whole number of jobs ≥ 1 (got '" + n + "')");
             }
-            var lane = ordering().concurrency(lane(), value);
+            LaneDocuments.Concurrency c = ops().concurrency(caller(), lane(), value);
             if (json()) {
-                out().document(new LaneDocuments.Concurrency(true, laneJson(lane)));
+                out().document(c);
             } else {
-                out().line("lane " + lane.name() + " runs up to " + lane.concurrency() + " job(s) at once");
+                out().line("lane " + c.lane().name() + " runs up to " + c.lane().concurrency() + " job(s) at once");
             }
             return 0;
         }
@@ -278,49 +261,42 @@ public final class QueueLane extends BaseCommand {
                     return status();
                 }
                 case "on", "off" -> {
-                    LaneRunners.RunnerControl c = runners().setRunner(lane(), a.equals("on"), tick.read());
-                    return control(c, a.equals("on") ? "runner on" : "runner off" + (c.stopped()
-                            ? "; the runner stops once its job is done" : ""), false);
+                    LaneOperations.RunnerSwitched c = ops().setRunner(caller(), lane(), a.equals("on"), tick.read());
+                    return changed(c.document(), c.document().lane().name(), ": " + (a.equals("on") ? "runner on"
+                            : "runner off" + (c.stopped() ? "; the runner stops once its job is done" : "")));
                 }
                 case "stop" -> {
-                    LaneRunners.RunnerControl c = runners().stop(lane(), hard);
-                    return control(c, c.stopped() ? (hard ? "runner terminated" : "runner told to stop once its job is done")
-                            : "no runner was running", true);
+                    LaneDocuments.RunnerStopped c = ops().stopRunner(caller(), lane(), hard);
+                    return changed(c, c.lane(), ": " + (c.stopped() ? (hard ? "runner terminated"
+                            : "runner told to stop once its job is done") : "no runner was running"));
                 }
                 case "restart" -> {
-                    LaneRunners.RunnerControl c = runners().restart(lane(), hard, tick.read());
-                    return control(c, c.stopped() ? "runner replaced" + (hard ? " (terminated)" : "")
+                    LaneDocuments.RunnerStopped c = ops().restartRunner(caller(), lane(), hard, tick.read());
+                    return changed(c, c.lane(), ": " + (c.stopped() ? "runner replaced" + (hard ? " (terminated)" : "")
                             + "; jobs it started keep running under the new one"
-                            : "no runner was running; one starts when the lane has work", true);
+                            : "no runner was running; one starts when the lane has work"));
                 }
                 default -> throw NvidbException.usage("unknown runner action '" + action
                         + "'; use status, on, off, stop or restart");
             }
         }
 
-        private int control(LaneRunners.RunnerControl c, String sentence, boolean stopFields) {
-            return changed(c.lane(), c.tick(), ": " + sentence, stopFields ? (Boolean) c.stopped() : null,
-                    stopFields ? (Boolean) c.hard() : null);
-        }
-
         private int status() {
-            service().tick(tick.read());
-            LaneRunners.RunnerStatus r = runners().runner(lane());
-            boolean enabled = r.lane().runner();
+            ctx().app().tick(caller(), tick.read());
+            LaneDocuments.Runner r = ops().runner(caller(), lane());
+            boolean enabled = r.enabled();
             if (json()) {
-                out().document(new LaneDocuments.Runner(r.lane().name(), enabled, r.up(), r.pid(), r.running(), r.staged(),
-                        r.waiting(), Times.iso(r.lane().runnerSeenAt()), StoredJson.parsed(r.lane().runnerStateJson()),
-                        r.blocked()));
+                out().document(r);
             } else if (!enabled) {
-                out().line("lane " + r.lane().name() + ": runner off (the scheduler starts this lane's jobs)");
+                out().line("lane " + r.lane() + ": runner off (the scheduler starts this lane's jobs)");
             } else if (r.up()) {
-                out().line("lane " + r.lane().name() + ": runner up, pid " + r.pid() + "; running "
+                out().line("lane " + r.lane() + ": runner up, pid " + r.pid() + "; running "
                         + (r.running().isEmpty() ? "nothing" : "job " + join(r.running())) + "; staged "
                         + (r.staged().isEmpty() ? "nothing" : "job " + join(r.staged()))
                         + (r.waiting() == null ? "" : "; waiting: " + r.waiting()));
             } else {
-                out().line("lane " + r.lane().name() + ": no runner up" + (r.lane().runnerSeenAt() == null ? ""
-                        : " (last seen " + Times.iso(r.lane().runnerSeenAt()) + ")")
+                out().line("lane " + r.lane() + ": no runner up" + (r.seen() == null ? ""
+                        : " (last seen " + r.seen() + ")")
                         + (r.blocked() == null ? "" : "; " + r.blocked()));
             }
             return enabled && !r.up() ? 1 : 0;

@@ -1,7 +1,6 @@
 package nvidb.cli.commands;
 
 import java.nio.file.Path;
-import nvidb.core.api.Backups;
 import nvidb.core.api.NvidbException;
 import nvidb.core.view.BackupDocuments;
 import picocli.CommandLine.Command;
@@ -22,11 +21,11 @@ public final class QueueRestore extends BaseCommand {
         if (path.isBlank()) {
             throw NvidbException.usage("PATH is empty; name the backup file to restore");
         }
-        Backups.Restore r = service().backups().restore(Path.of(path));
+        BackupDocuments.Restored r = ctx().app().backups().restore(ctx().caller(), Path.of(path));
         if (json()) {
-            out().document(BackupDocuments.Restored.of(r));
+            out().document(r);
         } else {
-            out().line("restored " + r.database() + " from " + r.snapshot() + "; what it held before is kept in "
+            out().line("restored " + r.database() + " from " + r.restoredFrom() + "; what it held before is kept in "
                     + r.previous().path());
         }
         return 0;

@@ -2,17 +2,16 @@ package nvidb.cli.commands;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import nvidb.cli.output.HumanViews;
-import nvidb.core.app.StatusQuery;
 import nvidb.core.api.Job;
 import nvidb.core.api.JobQueries;
-import nvidb.core.api.JobQuery;
-import nvidb.core.api.JobState;
-import nvidb.core.api.Queue;
+import nvidb.core.api.Keeper;
 import nvidb.core.api.Times;
+import nvidb.core.app.Application;
+import nvidb.core.app.StatusQuery;
+import nvidb.core.app.StatusValues;
 import nvidb.core.view.AlertView;
 import nvidb.core.view.JobView;
 import nvidb.core.view.LaneView;
@@ -33,9 +32,6 @@ public final class QueueStatus extends BaseCommand {
     @Mixin
     TickOptions tick;
 
-    /** Pending and running jobs: what the status shows as its jobs. */
-    private static final JobQuery ACTIVE = new JobQuery(EnumSet.of(JobState.PENDING, JobState.RUNNING), false, null, null, 0);
-
     @Override
     protected List<Class<?>> jsonDocuments() {
         return List.of(nvidb.core.view.StatusDocument.class, JobView.class, NodeView.class, LaneView.Detail.class, QueueDocuments.TickLock.class,
@@ -45,31 +41,32 @@ public final class QueueStatus extends BaseCommand {
 
     @Override
     protected int execute() {
-        Queue service = service();
-        service.tick(tick.read());
+        Application app = ctx().app();
+        app.tick(ctx().caller(), tick.read());
         Instant now = now();
+        StatusQuery query = StatusQuery.standard(includeIgnored, ctx().queueHost());
         if (json()) {
-            out().streamed(ctx().app().status(ctx().caller(), StatusQuery.standard(includeIgnored, ctx().queueHost())));
+            out().streamed(app.status(ctx().caller(), query));
             return 0;
         }
-        List<Job> active = service.jobQueries().jobs(ACTIVE).jobs().reversed();
-        List<Job> recent = recent(service.jobQueries());
+        StatusValues status = app.statusValues(ctx().caller(), query);
+        List<Job> active = status.active();
+        List<Job> recent = status.recent();
         List<Job> held = active.stream().filter(Job::held).toList();
-        var nodes = service.nodeAdmin().nodes(includeIgnored);
-        JobQueries.AlertPage alerts = service.jobQueries().alerts(false, 20);
-        Map<String, Long> counts = service.jobQueries().countsByState();
-        Instant lastBackup = service.backups().lastBackupAt().orElse(null);
+        JobQueries.AlertPage alerts = status.alerts();
+        Map<String, Long> counts = status.counts();
+        Instant lastBackup = status.lastBackupAt();
         out().line("QUEUE  " + (ctx().queueHost() == null ? "" : "host=" + ctx().queueHost() + "  ")
-                + "db=" + service.info().database() + "  last tick " + Times.age(service.lastTickAt(), now)
+                + "db=" + status.info().database() + "  last tick " + Times.age(status.lastTickAt(), now)
                 + (lastBackup == null ? "" : "  backup " + Times.age(lastBackup, now))
-                + service.daemon().map(d -> "  daemon " + d.describe()).orElse("") + keeperNote());
+                + status.daemon().map(d -> "  daemon " + d.describe()).orElse("") + keeperNote(status.keeper()));
         if (alerts.open() > 0) {
             out().line("");
             out().line("ALERTS  " + alerts.open() + " open (nvidb queue alerts)");
             out().line(HumanViews.alertTable(alerts.alerts()));
         }
         out().line("");
-        out().line(HumanViews.nodes(nodes, procs, now));
+        out().line(HumanViews.nodes(status.nodes(), procs, now));
         out().line("");
         List<String> parts = new ArrayList<>();
         long running = counts.getOrDefault("running", 0L);
@@ -91,15 +88,8 @@ public final class QueueStatus extends BaseCommand {
     }
 
     /** {@code  keeper up|DOWN} when a keeper is installed. */
-    private String keeperNote() {
-        var k = ctx().keeper().state();
+    private static String keeperNote(Keeper.State k) {
         return k.installed() ? "  keeper " + (k.up() ? "up" : "DOWN") : "";
-    }
-
-    /** Finished jobs among the 20 newest, at most 10, newest first. */
-    private static List<Job> recent(JobQueries jobs) {
-        return jobs.jobs(new JobQuery(EnumSet.noneOf(JobState.class), false, null, null, 20)).jobs()
-                .stream().filter(j -> j.state().terminal()).limit(10).toList();
     }
 
     private static void addCount(List<String> parts, String label, long n) {

@@ -36,7 +36,7 @@ public final class QueueTick extends BaseCommand {
         int dispatched = 0;
         int finished = 0;
         while (true) {
-            TickSummary t = service().pass();
+            TickSummary t = ctx().app().pass(ctx().caller());
             print(t);
             passes++;
             dispatched += t.dispatched().size();

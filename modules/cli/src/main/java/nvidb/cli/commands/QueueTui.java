@@ -44,7 +44,7 @@ public final class QueueTui extends BaseCommand {
             throw NvidbException.usage("--refresh takes a number of seconds, at least "
                     + nvidb.tui.Tui.MIN_REFRESH_SECONDS + " (got " + refresh + ")");
         }
-        ctx.service(); // a broken configuration is reported before the terminal is taken
+        ctx.open(); // a broken configuration is reported before the terminal is taken
         return nvidb.tui.Tui.run(seconds, ctx.env(), ctx::openAccess);
     }
 }

@@ -32,7 +32,7 @@ public final class QueueWeb extends BaseCommand {
 
     @Override
     protected int execute() {
-        service(); // a broken configuration is reported before anything listens
+        ctx().open(); // a broken configuration is reported before anything listens
         CountDownLatch stopped = new CountDownLatch(1);
         try (Web.Server server = Web.start(new Web.Options(listen, ctx().home(), true), ctx()::openAccess);
              StopSignals signals = StopSignals.install(stopped::countDown)) {

@@ -8,16 +8,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import nvidb.core.api.Ids;
+import nvidb.core.api.Caller;
 import nvidb.core.api.NvidbException;
-import nvidb.core.api.Queue;
 import nvidb.core.api.SubmitRequest;
+import nvidb.core.app.JobOperations;
 import picocli.CommandLine.Option;
 
 /** What a job is to be: the options {@code job submit} and {@code job sweep} share (a sweep applies them to every run). */
 public final class SubmitOptions {
-    private static final String SWEEP = "sweep:";
-
     @Option(names = {"-n", "--name"}, description = "A label for the job (a sweep's runs are NAME-0, NAME-1, …).")
     String name;
 
@@ -78,10 +76,10 @@ public final class SubmitOptions {
     boolean noBurst;
 
     /** The request these options make, with {@code command} as its command and {@code sweep:ID} dependencies resolved. */
-    SubmitRequest request(Queue service, String command) {
+    SubmitRequest request(JobOperations jobs, Caller caller, String command) {
         return new SubmitRequest(name, command, workdir, env(), priority, gpus, vram, node, lane, at,
-                dependencies(service, after), dependencies(service, afterAny), timeout, retries, tags, submitter, note,
-                idempotencyKey, noBurst);
+                jobs.dependencies(caller, after), jobs.dependencies(caller, afterAny), timeout, retries, tags, submitter,
+                note, idempotencyKey, noBurst);
     }
 
     /**
@@ -105,25 +103,6 @@ public final class SubmitOptions {
             throw NvidbException.usage("nothing to run: pass a command after --, or --script FILE");
         }
         return command;
-    }
-
-    /** Job ids as typed, where {@code sweep:ID} stands for every run of that sweep (made all at once, so known now). */
-    private static List<Long> dependencies(Queue service, List<String> typed) {
-        List<String> plain = new ArrayList<>();
-        List<Long> out = new ArrayList<>();
-        for (String arg : typed) {
-            for (String part : arg.split(",")) {
-                String p = part.strip();
-                if (p.regionMatches(true, 0, SWEEP, 0, SWEEP.length())) {
-                    out.addAll(service.sweeps().jobIds(Ids.parse(p.substring(SWEEP.length()))));
-                } else {
-                    plain.add(p);
-                }
-            }
-        }
-        List<Long> ids = Ids.parseLists(plain);
-        ids.addAll(out);
-        return ids;
     }
 
     private Map<String, String> env() {

@@ -1,7 +1,6 @@
 package nvidb.cli.commands;
 
 import java.util.List;
-import nvidb.core.api.JobCommands;
 import nvidb.core.view.SweepDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -21,11 +20,10 @@ public final class SweepCancel extends BaseCommand {
     @Override
     protected int execute() {
         long sweep = id.value();
-        List<JobCommands.Cancelled> results = service().sweeps().cancel(sweep);
-        List<Long> cancelled = results.stream().filter(JobCommands.Cancelled::cancelled).map(JobCommands.Cancelled::id)
-                .toList();
+        SweepDocuments.Cancelled done = ctx().app().sweeps().cancel(ctx().caller(), sweep);
+        List<Long> cancelled = done.cancelled();
         if (json()) {
-            out().document(new SweepDocuments.Cancelled(true, sweep, cancelled));
+            out().document(done);
         } else {
             out().line("sweep " + sweep + ": cancelled " + cancelled.size() + " run(s)"
                     + (cancelled.isEmpty() ? " (none was pending or running)" : ""));

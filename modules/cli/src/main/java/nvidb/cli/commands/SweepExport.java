@@ -38,8 +38,8 @@ public final class SweepExport extends BaseCommand {
         if (csv == jsonl) {
             throw NvidbException.usage("pick one format: --csv or --jsonl");
         }
-        service().tick(tick.onRequest());
-        Sweeps.Detail d = metric.show(service(), id.value());
+        ctx().app().tick(ctx().caller(), tick.onRequest());
+        Sweeps.Detail d = metric.detail(ctx().app().sweeps(), ctx().caller(), id.value());
         out().raw(csv ? SweepExports.csv(d, now()) : SweepExports.jsonLines(d, now()));
         return 0;
     }

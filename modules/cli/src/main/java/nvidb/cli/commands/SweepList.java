@@ -2,8 +2,8 @@ package nvidb.cli.commands;
 
 import java.util.List;
 import nvidb.cli.output.SweepViews;
-import nvidb.core.api.Queue;
 import nvidb.core.api.Sweeps;
+import nvidb.core.app.Application;
 import nvidb.core.view.SweepDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -26,12 +26,12 @@ public final class SweepList extends BaseCommand {
 
     @Override
     protected int execute() {
-        Queue service = service();
-        service.tick(tick.read());
-        List<Sweeps.Summary> sweeps = service.sweeps().list();
+        Application app = ctx().app();
+        app.tick(ctx().caller(), tick.read());
         if (json()) {
-            out().document(new SweepDocuments.Listed(sweeps.stream().map(s -> SweepDocuments.Summary.of(s, now())).toList()));
+            out().document(app.sweeps().list(ctx().caller()));
         } else {
+            List<Sweeps.Summary> sweeps = app.sweeps().summaries(ctx().caller());
             out().line(sweeps.isEmpty() ? "no sweeps (make one with nvidb job sweep)" : SweepViews.table(sweeps, now()));
         }
         return 0;

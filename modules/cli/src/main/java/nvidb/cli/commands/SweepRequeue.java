@@ -1,10 +1,8 @@
 package nvidb.cli.commands;
 
 import java.util.List;
-import nvidb.core.api.JobCommands;
 import nvidb.core.api.NvidbException;
 import nvidb.core.view.SweepDocuments;
-import nvidb.core.view.TickView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -37,11 +35,10 @@ public final class SweepRequeue extends BaseCommand {
                     + " for the cancelled ones too");
         }
         long sweep = id.value();
-        JobCommands.RequeueResult r = service().sweeps().requeue(sweep, cancelled, tick.after());
-        List<Long> requeued = r.results().stream().filter(JobCommands.Requeued::requeued).map(JobCommands.Requeued::id)
-                .toList();
+        SweepDocuments.Requeued done = ctx().app().sweeps().requeue(ctx().caller(), sweep, cancelled, tick.after());
+        List<Long> requeued = done.requeued();
         if (json()) {
-            out().document(new SweepDocuments.Requeued(true, sweep, requeued, TickView.of(r.tick())));
+            out().document(done);
         } else {
             out().line("sweep " + sweep + ": requeued " + requeued.size() + " run(s)"
                     + (requeued.isEmpty() ? " (none had ended badly)" : ""));

@@ -3,8 +3,6 @@ package nvidb.cli.commands;
 import java.util.List;
 import nvidb.cli.output.SweepViews;
 import nvidb.core.api.NvidbException;
-import nvidb.core.api.Queue;
-import nvidb.core.api.Sweeps;
 import nvidb.core.view.SweepDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -43,13 +41,11 @@ public final class SweepShow extends BaseCommand {
         if (limit < 0) {
             throw NvidbException.usage("--limit cannot be negative (0 shows every run)");
         }
-        Queue service = service();
-        service.tick(tick.read());
-        Sweeps.Detail d = metric.show(service, id.value());
+        ctx().app().tick(ctx().caller(), tick.read());
         if (json()) {
-            out().document(SweepViews.detail(d, limit, now()));
+            out().document(metric.show(ctx().app().sweeps(), ctx().caller(), id.value(), limit));
         } else {
-            out().line(SweepViews.detailTable(d, limit, now()));
+            out().line(SweepViews.detailTable(metric.detail(ctx().app().sweeps(), ctx().caller(), id.value()), limit, now()));
         }
         return 0;
     }

@@ -1,10 +1,9 @@
 package nvidb.cli.commands;
 
-import java.util.List;
 import nvidb.cli.output.SweepViews;
 import nvidb.core.api.NvidbException;
-import nvidb.core.api.Queue;
-import nvidb.core.api.Sweeps;
+import nvidb.core.app.JobOperations;
+import nvidb.core.app.SweepOperations;
 import nvidb.core.view.SweepDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -34,25 +33,23 @@ public final class SweepWait extends BaseCommand {
         if (timeout != null && timeout < 0) {
             throw NvidbException.usage("--timeout cannot be negative");
         }
-        Queue service = service();
         long sweep = id.value();
-        List<Long> ids = service.sweeps().jobIds(sweep);
-        Waiting.Outcome o = ids.isEmpty() ? new Waiting.Outcome(List.of(), false, false)
-                : Waiting.until(service, ids, timeout, out(), tick.read());
-        Sweeps.Summary summary = service.sweeps().list().stream().filter(s -> s.sweep().id() == sweep).findFirst()
-                .orElseThrow();
+        SweepOperations.Waited waited = ctx().app().sweeps().waitFor(ctx().caller(), sweep, timeout, tick.read(),
+                Waiting.statusLine(out()));
+        JobOperations.Waited o = waited.runs();
+        Waiting.ended(o, out());
         if (json()) {
-            out().document(new SweepDocuments.Waited(true, SweepDocuments.Summary.of(summary, now()), ids, o.allDone(),
-                    o.allSucceeded(), o.timedOut(), o.interrupted()));
+            out().document(waited.document());
         } else {
+            SweepDocuments.Summary summary = waited.document().sweep();
             out().line("sweep " + sweep + ": " + summary.runs() + " run(s), " + SweepViews.states(summary.states()));
             if (o.timedOut()) {
                 out().note("wait timed out; runs of the sweep are still going");
             }
             if (o.interrupted()) {
-                out().note(o.interruptedNote());
+                out().note(Waiting.interruptedNote(o));
             }
         }
-        return o.exitCode();
+        return Waiting.exitCode(o);
     }
 }

@@ -10,7 +10,6 @@ import nvidb.cli.output.Output;
 import nvidb.core.api.Daemon;
 import nvidb.core.api.Keeper;
 import nvidb.core.api.PluginEntry;
-import nvidb.core.api.Queue;
 import nvidb.core.api.QueueAccess;
 import nvidb.core.api.RemoteSettings;
 import nvidb.pluginhost.SitePlugins;
@@ -29,8 +28,7 @@ public final class CliContext implements AutoCloseable {
     private String queueHost;
     private volatile QueueAccess access; // read by the shutdown hook's thread
     private nvidb.core.app.Application app;
-    /** How a command line runs (Nvidb.run), set by it, so that a command can run others in this process. */
-    /** The access was lent by another context ({@link #borrowing}): that one closes it, not this one. */
+    /** The accesses opened for threads of their own ({@link #openAccess}), closed with this context. */
     private final List<QueueAccess> more = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** A command line run inside another program (tests, embedders): empty stdin, the signals are not its own. */
@@ -133,15 +131,6 @@ public final class CliContext implements AutoCloseable {
         return another;
     }
 
-    /**
-     * Another queue, with a database connection of its own, for a thread of its own (a queue is
-     * used by one thread at a time): the TUI's workers. Its leases are given back and it is
-     * closed with this context.
-     */
-    public Queue openQueue() {
-        return openAccess().queue();
-    }
-
     /** Built-in plugins plus site plugins from {@code $NVIDB_HOME/plugins} and the distribution's {@code plugins/}. */
     public List<PluginEntry> plugins() {
         return access().plugins();
@@ -170,9 +159,12 @@ public final class CliContext implements AutoCloseable {
         return nvidb.core.api.Caller.of(nvidb.core.api.Caller.FrontEnd.CLI, submitter());
     }
 
-    /** The queue, with its configuration read. */
-    public Queue service() {
-        return access().queue();
+    /**
+     * Opens this command line's queue now, its configuration read: a command that takes over the
+     * terminal or listens reports a broken configuration first, like every command's error.
+     */
+    public void open() {
+        access().queue();
     }
 
     /** The nvidb home ({@code NVIDB_HOME}, else {@code ~/.nvidb}). */

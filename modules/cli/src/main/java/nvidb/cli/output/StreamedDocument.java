@@ -7,12 +7,8 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.util.function.Consumer;
-import nvidb.core.api.JobQueries;
-import nvidb.core.api.JobQuery;
 import nvidb.core.api.Json;
-import nvidb.core.view.JobView;
 
 /**
  * One {@code --json} document (an object) printed while it is produced, so that a listing of a
@@ -66,11 +62,6 @@ public final class StreamedDocument {
             g.writeEndArray();
         });
         return count[0];
-    }
-
-    /** An array of jobs as {@link JobView} shows them, read one at a time: see {@link JobQueries#eachJob}. */
-    public int jobs(String name, JobQueries queries, JobQuery query, boolean oldestFirst, Instant now) {
-        return array(name, each -> queries.eachJob(query, oldestFirst, j -> each.accept(JobView.of(j, now))));
     }
 
     /** Closes the object and prints the newline that ends every document. */

@@ -6,21 +6,12 @@ import java.util.List;
 import java.util.Map;
 import nvidb.core.api.Sweeps;
 import nvidb.core.api.Times;
+import nvidb.core.app.SweepOperations;
 import nvidb.core.view.SweepDocuments;
 
-/** Sweeps as tables, and {@code sweep show --json}'s document. */
+/** Sweeps as tables. */
 public final class SweepViews {
     private SweepViews() {
-    }
-
-    /** {@code sweep show --json}: the summary's keys, the metric columns, the best run, then at most {@code limit} rows. */
-    public static SweepDocuments.Shown detail(Sweeps.Detail d, int limit, Instant now) {
-        return new SweepDocuments.Shown(SweepDocuments.Summary.of(d.summary(), now), d.columns(), d.metric(), d.best(),
-                limited(d.rows(), limit).stream().map(r -> SweepDocuments.Row.of(r, d.best(), now)).toList());
-    }
-
-    private static <T> List<T> limited(List<T> rows, int limit) {
-        return limit > 0 && rows.size() > limit ? rows.subList(0, limit) : rows;
     }
 
     /** {@code sweep ls}: id, name, runs, counts by state, age. */
@@ -57,7 +48,7 @@ public final class SweepViews {
         headers.addAll(List.of("STATE", "RC", "ELAPSED", "STATUS"));
         headers.addAll(d.columns());
         Table t = new Table(headers.toArray(String[]::new));
-        for (Sweeps.Row r : limited(d.rows(), limit)) {
+        for (Sweeps.Row r : SweepOperations.limited(d.rows(), limit)) {
             Sweeps.RunStatus j = r.status();
             List<Object> cells = new ArrayList<>();
             cells.add(d.best() != null && d.best() == r.run().index() ? "*" : "");
@@ -92,12 +83,12 @@ public final class SweepViews {
     }
 
     /** The runs of a dry run or a submit as a table. */
-    public static String runTable(List<Sweeps.Run> runs, List<String> params) {
+    public static String runTable(List<SweepDocuments.Run> runs, List<String> params) {
         List<String> headers = new ArrayList<>(List.of("IDX", "JOB", "NAME"));
         headers.addAll(params);
         headers.add("COMMAND");
         Table t = new Table(headers.toArray(String[]::new));
-        for (Sweeps.Run r : runs) {
+        for (SweepDocuments.Run r : runs) {
             List<Object> cells = new ArrayList<>(List.of(r.index(), r.jobId() == null ? "-" : r.jobId(),
                     Table.clip(r.name() == null ? "-" : r.name(), 24)));
             for (String p : params) {

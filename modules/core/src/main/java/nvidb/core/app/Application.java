@@ -4,8 +4,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 import nvidb.core.api.Caller;
+import nvidb.core.api.DaemonInfo;
 import nvidb.core.api.ErrorCode;
 import nvidb.core.api.Job;
 import nvidb.core.api.JobCommands;
@@ -44,24 +46,62 @@ import nvidb.core.view.TickView;
  */
 public final class Application {
     private final QueueAccess access;
+    private final JobOperations jobOps;
+    private final SweepOperations sweeps;
+    private final LaneOperations laneOps;
+    private final BackupOperations backups;
 
     /** Operations on the queue {@code access} opens (on first use) and keeps. */
     public Application(QueueAccess access) {
         this.access = access;
+        this.jobOps = new JobOperations(this);
+        this.sweeps = new SweepOperations(this);
+        this.laneOps = new LaneOperations(this);
+        this.backups = new BackupOperations(this);
     }
 
-    private Queue queue() {
+    Queue queue() {
         return access.queue();
     }
 
     /** Runs {@code op} for {@code caller}: the events it writes record them. */
-    private static <T> T as(Caller caller, Supplier<T> op) {
+    static <T> T as(Caller caller, Supplier<T> op) {
         return ScopedValue.where(Caller.ACTING, caller).call(op::get);
+    }
+
+    /** Submitting a job, editing what it waits for, its note and result; releasing, purging, waiting, following its log. */
+    public JobOperations jobOps() {
+        return jobOps;
+    }
+
+    /** Parameter sweeps: submitting, listing, showing, cancelling, requeueing and waiting for them. */
+    public SweepOperations sweeps() {
+        return sweeps;
+    }
+
+    /** One lane: its queue, reordering it, what it may run, its runner. */
+    public LaneOperations laneOps() {
+        return laneOps;
+    }
+
+    /** Backing the queue up while it works, and restoring a backup. */
+    public BackupOperations backups() {
+        return backups;
     }
 
     /** A scheduler pass as {@code mode} says (a read command's pass before it reads, a TUI's or web's when due). */
     public TickSummary tick(Caller caller, TickMode mode) {
         return as(caller, () -> queue().tick(mode));
+    }
+
+    /** {@code queue tick}: a pass now, its alert delivery taking up to 30 s (none while a daemon serves the queue). */
+    public TickSummary pass(Caller caller) {
+        return as(caller, () -> queue().pass());
+    }
+
+    /** The queue daemon serving this database, if any. */
+    public Optional<DaemonInfo> daemon() {
+        return queue().daemon();
     }
 
     /** Where the queue lives and the settings a status view shows. */
@@ -81,9 +121,12 @@ public final class Application {
         return as(caller, () -> StatusReport.build(queue(), access.keeper(), query, Instant.now()));
     }
 
-    /** The status as values, with the query's limits: what the TUI draws. */
-    public StatusView statusView(Caller caller, StatusQuery query) {
-        return StatusReport.view(queue(), query, Instant.now());
+    /**
+     * {@code queue status} as values, with the query's limits, for a front end that words or draws
+     * it itself (the CLI's text, the TUI's screen): what {@link #status}'s document holds.
+     */
+    public StatusValues statusValues(Caller caller, StatusQuery query) {
+        return as(caller, () -> StatusReport.values(queue(), access.keeper(), query, Instant.now()));
     }
 
     /**
@@ -267,11 +310,6 @@ public final class Application {
                         x.acknowledged(), x.found() ? null : "alert " + x.id() + " not found",
                         x.found() ? null : notFound)).toList());
         return new Acted<>(doc, error == null ? null : ErrorCode.NOT_FOUND, error);
-    }
-
-    /** {@code queue lane move LANE ID --to POSITION} without a pass: the job's new place in its lane. */
-    public nvidb.core.api.LaneOrdering.Moved moveInLane(Caller caller, String lane, long id, int position) {
-        return as(caller, () -> queue().laneOrdering().move(lane, id, String.valueOf(position), null, null, TickMode.NONE));
     }
 
     /** {@code queue drain} (true) or {@code queue resume} (false). */

@@ -45,8 +45,7 @@ final class StatusReport {
                 queue.nodeAdmin().pendingReaps());
     }
 
-    /** The same status as values, for a front end that draws it. */
-    static StatusView view(Queue queue, StatusQuery q, Instant now) {
+    static StatusValues values(Queue queue, Keeper keeper, StatusQuery q, Instant now) {
         JobQueries jobs = queue.jobQueries();
         List<Job> finished = List.of();
         if (q.finished() > 0) {
@@ -54,9 +53,10 @@ final class StatusReport {
             ended.removeIf(JobState::active);
             finished = jobs.jobs(new JobQuery(ended, false, null, null, q.finished())).jobs();
         }
-        return new StatusView(now, queue.info(), queue.lastTickAt(), queue.backups().lastBackupAt().orElse(null),
-                jobs.countsByState(), jobs.jobs(Application.ACTIVE).jobs(), recent(jobs, q.recent()), finished,
-                queue.nodeAdmin().nodes(q.includeIgnored()), queue.laneQueries().list(null), jobs.alerts(false, q.alerts()));
+        return new StatusValues(now, queue.info(), queue.lastTickAt(), queue.backups().lastBackupAt().orElse(null),
+                queue.daemon(), keeper.state(), jobs.countsByState(), jobs.jobs(Application.ACTIVE).jobs().reversed(),
+                recent(jobs, q.recent()), finished, queue.nodeAdmin().nodes(q.includeIgnored()),
+                queue.laneQueries().list(null), jobs.alerts(false, q.alerts()));
     }
 
     /** Finished jobs among the newest {@code among}, at most 10, newest first. */

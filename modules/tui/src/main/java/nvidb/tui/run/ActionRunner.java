@@ -2,11 +2,11 @@ package nvidb.tui.run;
 
 import java.util.List;
 import nvidb.core.api.Caller;
-import nvidb.core.api.LaneOrdering;
 import nvidb.core.api.TickMode;
 import nvidb.core.api.TickSummary;
 import nvidb.core.app.Application;
 import nvidb.core.view.JobDocuments;
+import nvidb.core.view.LaneDocuments;
 import nvidb.tui.model.Action;
 
 /**
@@ -43,7 +43,8 @@ final class ActionRunner {
             }
             case Action.MovePool m -> moved(app.movePriority(by, m.id(), m.slots()));
             case Action.MoveInLane m -> {
-                LaneOrdering.Moved moved = app.moveInLane(by, m.lane(), m.id(), m.position());
+                LaneDocuments.Moved moved = app.laneOps().move(by, m.lane(), m.id(), String.valueOf(m.position()), null,
+                        null, TickMode.NONE);
                 yield "job " + moved.id() + " is now #" + moved.position() + " in " + moved.lane();
             }
             case Action.Drain d -> {

@@ -1,7 +1,7 @@
 package nvidb.tui.run;
 
 import nvidb.core.app.StatusQuery;
-import nvidb.core.app.StatusView;
+import nvidb.core.app.StatusValues;
 import nvidb.tui.model.Snapshot;
 
 /**
@@ -18,8 +18,9 @@ final class SnapshotReader {
     }
 
     static Snapshot read(Session s) {
-        StatusView v = s.app().statusView(s.caller(), new StatusQuery(false, null, 0, ALERTS, FINISHED));
+        StatusValues v = s.app().statusValues(s.caller(), new StatusQuery(false, null, 0, ALERTS, FINISHED));
+        // The table's rows newest first, as job ls lists them.
         return new Snapshot(v.at(), v.info().database().toString(), v.lastTickAt(), v.info().headroomMb(), v.nodes(),
-                v.active(), v.finished(), v.lanes(), v.alerts().alerts(), v.alerts().open());
+                v.active().reversed(), v.finished(), v.lanes(), v.alerts().alerts(), v.alerts().open());
     }
 }
