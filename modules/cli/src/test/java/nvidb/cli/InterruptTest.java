@@ -75,9 +75,10 @@ class InterruptTest {
     void ctrlCOnSubmitWaitPrintsTheJobItCreated() throws Exception {
         Files.delete(tmp.resolve("bin/nvidia-smi"));
         Process submit = cli.start("job", "submit", "--gpus", "0", "--wait", "--json", "--", "sleep 60");
-        // The job runs once the submit's own pass placed it: the submit is then in its wait.
-        await(() -> cli.json("job", "ls", "--no-tick").path("jobs").path(0).path("state").asText().equals("running"),
-                submit);
+        // The job runs once the submit's own pass placed it, and that pass is over once it gave the
+        // lease back: the submit is then in its wait (a Ctrl-C inside its own pass is another case).
+        await(() -> cli.json("job", "ls", "--no-tick").path("jobs").path(0).path("state").asText().equals("running")
+                && leaseFree(), submit);
         signal(submit, "INT");
         Cli.Result r = Cli.finish(submit, 30);
         assertEquals(130, r.exit(), r.toString());
@@ -135,6 +136,14 @@ class InterruptTest {
             }
             assertTrue(Instant.now().isBefore(deadline), "timed out");
             Thread.sleep(100);
+        }
+    }
+
+    private boolean leaseFree() {
+        try {
+            return leaseOwner() == null;
+        } catch (Exception e) {
+            return false; // the database was busy: look again
         }
     }
 

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import nvidb.core.api.Caller;
 import nvidb.core.api.ErrorCode;
 import nvidb.core.api.Job;
 import nvidb.core.api.JobState;
@@ -100,6 +101,11 @@ public final class Scheduler {
      * @param alerts how long the pass may then spend handing alerts to the sinks
      */
     public TickSummary tick(boolean force, AlertDeliveryPass.Allowance alerts) {
+        // What a pass does it does on its own, whoever's command made it: its events name no caller.
+        return ScopedValue.where(Caller.ACTING, null).call(() -> pass(force, alerts));
+    }
+
+    private TickSummary pass(boolean force, AlertDeliveryPass.Allowance alerts) {
         Instant now = Instant.now();
         if (!force && recentlyTicked(now)) {
             return TickSummary.skipped("rate_limited", null);
