@@ -1,7 +1,6 @@
 package nvidb.testkit;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -11,11 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * A real OpenSSH server ({@code /usr/sbin/sshd}) on a loopback port, for tests of the SSH
@@ -81,7 +77,7 @@ public final class SshdFixture implements AutoCloseable {
 
     /** Whether this machine can run the fixture: sshd and ssh-keygen are installed. */
     public static boolean available() {
-        return Files.isExecutable(sshdBinary()) && findOnPath("ssh-keygen") != null;
+        return Files.isExecutable(sshdBinary()) && HostCommands.findOnPath("ssh-keygen") != null;
     }
 
     /**
@@ -139,13 +135,13 @@ public final class SshdFixture implements AutoCloseable {
 
     /** A {@code known_hosts} line for the current host key: {@code [127.0.0.1]:PORT ssh-ed25519 AAAA…}. */
     public String hostKeyLine() {
-        String[] pub = read(Path.of(hostKey + ".pub")).trim().split("\\s+");
+        String[] pub = HostCommands.read(Path.of(hostKey + ".pub")).trim().split("\\s+");
         return "[" + host() + "]:" + port + " " + pub[0] + " " + pub[1];
     }
 
     /** The current host key's fingerprint as OpenSSH prints it: {@code SHA256:…}. */
     public String hostKeyFingerprint() {
-        String out = exec(List.of(tool("ssh-keygen"), "-l", "-E", "sha256", "-f", hostKey + ".pub"));
+        String out = HostCommands.exec(List.of(HostCommands.tool("ssh-keygen"), "-l", "-E", "sha256", "-f", hostKey + ".pub"));
         for (String word : out.trim().split("\\s+")) {
             if (word.startsWith("SHA256:")) {
                 return word;
@@ -156,7 +152,7 @@ public final class SshdFixture implements AutoCloseable {
 
     /** Everything sshd has printed since this fixture was created (all starts). */
     public String log() {
-        return Files.exists(log) ? read(log) : "";
+        return Files.exists(log) ? HostCommands.read(log) : "";
     }
 
     /** How many logins sshd has accepted (its {@code Accepted publickey} lines). */
@@ -216,7 +212,7 @@ public final class SshdFixture implements AutoCloseable {
             if (text.substring(text.lastIndexOf(startMarker)).contains("Server listening on " + host() + " port " + port)) {
                 return;
             }
-            sleep(20);
+            HostCommands.sleep(20);
         }
         stop();
         throw new IllegalStateException("sshd did not listen on port " + port + " within " + START_TIMEOUT
@@ -271,7 +267,7 @@ public final class SshdFixture implements AutoCloseable {
     @Override
     public void close() {
         stop();
-        deleteTree(dir);
+        HostCommands.deleteTree(dir);
     }
 
     /**
@@ -284,13 +280,13 @@ public final class SshdFixture implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        exec(List.of(tool("ssh-keygen"), "-q", "-t", "ed25519", "-N", "", "-C", "nvidb-test", "-f", file.toString()));
+        HostCommands.exec(List.of(HostCommands.tool("ssh-keygen"), "-q", "-t", "ed25519", "-N", "", "-C", "nvidb-test", "-f", file.toString()));
         return file;
     }
 
     /** Hashes the host names of a known_hosts file in place ({@code ssh-keygen -H -f FILE}). */
     public static void hashKnownHosts(Path knownHosts) {
-        exec(List.of(tool("ssh-keygen"), "-H", "-f", knownHosts.toString()));
+        HostCommands.exec(List.of(HostCommands.tool("ssh-keygen"), "-H", "-f", knownHosts.toString()));
         try {
             Files.deleteIfExists(Path.of(knownHosts + ".old"));
         } catch (IOException e) {
@@ -340,84 +336,11 @@ public final class SshdFixture implements AutoCloseable {
         return "root".equals(System.getProperty("user.name"));
     }
 
-    private static String tool(String name) {
-        Path found = findOnPath(name);
-        if (found == null) {
-            throw new IllegalStateException(name + " is not on the PATH: install openssh-client");
-        }
-        return found.toString();
-    }
-
-    private static Path findOnPath(String name) {
-        String path = Objects.requireNonNullElse(System.getenv("PATH"), "/usr/bin:/bin");
-        for (String d : (path + ":/usr/bin:/bin").split(":")) {
-            if (!d.isEmpty() && Files.isExecutable(Path.of(d, name))) {
-                return Path.of(d, name);
-            }
-        }
-        return null;
-    }
-
     private static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket()) {
             s.setReuseAddress(true);
             s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             return s.getLocalPort();
-        }
-    }
-
-    private static String exec(List<String> command) {
-        try {
-            Process p = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
-            String out;
-            try (InputStream in = p.getInputStream()) {
-                out = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            }
-            if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
-                p.destroyForcibly();
-                throw new IllegalStateException(String.join(" ", command) + " failed: " + out);
-            }
-            return out;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted running " + command.getFirst(), e);
-        }
-    }
-
-    private static String read(Path file) {
-        try {
-            return Files.readString(file, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
-    }
-
-    private static void deleteTree(Path root) {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> all = Files.walk(root)) {
-            all.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (IOException ignored) {
-                    // best effort: a temp folder
-                }
-            });
-        } catch (IOException ignored) {
-            // best effort
         }
     }
 }
