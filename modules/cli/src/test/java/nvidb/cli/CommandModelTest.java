@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import nvidb.cli.context.CliContext;
-import nvidb.cli.model.CommandLines;
-import nvidb.cli.model.FieldAccess;
+import nvidb.cli.startup.CommandLines;
+import nvidb.cli.startup.FieldAccess;
 import nvidb.cli.output.Output;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -57,7 +57,7 @@ class CommandModelTest {
             }
         }
         assertEquals(List.of(), annotated, "built from annotations at run time (WriteCommandModel prints why "
-                + "during the build; teach nvidb.cli.model the feature they use)");
+                + "during the build; teach nvidb.cli.startup the feature they use)");
     }
 
     @Test

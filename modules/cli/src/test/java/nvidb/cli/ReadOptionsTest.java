@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import nvidb.cli.context.CliContext;
-import nvidb.cli.model.CommandLines;
+import nvidb.cli.startup.CommandLines;
 import nvidb.cli.output.Output;
 import nvidb.testkit.FakeNvidiaSmi;
 import org.junit.jupiter.api.AfterEach;

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import nvidb.cli.context.CliContext;
 import nvidb.cli.context.ContextHolder;
-import nvidb.cli.context.JsonWarmUp;
+import nvidb.cli.startup.JsonWarmUp;
 import nvidb.cli.output.Output;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;

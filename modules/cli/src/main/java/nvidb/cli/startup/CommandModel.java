@@ -1,4 +1,4 @@
-package nvidb.cli.model;
+package nvidb.cli.startup;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -10,7 +10,7 @@ import java.util.Map;
 
 /**
  * What picocli read from the annotations of one command or mixin class, written at build time
- * ({@link ModelWriter}) and replayed at run time ({@link CommandLines}) without reading a single
+ * ({@link nvidb.cli.startup.build.ModelWriter}) and replayed at run time ({@link CommandLines}) without reading a single
  * annotation: the JDK makes every annotation a dynamic proxy, and generating those proxy classes
  * (and building picocli's model from them) cost a command 40-50 ms of CPU, more than the command's
  * own work. Plain values only; the run-time side binds them to the user object's members.
@@ -25,17 +25,17 @@ import java.util.Map;
  * @param parentFields the fields {@code @ParentCommand} fills with the parent command
  * @param subcommands  the subcommands {@code @Command(subcommands = …)} names: name → class
  */
-record CommandModel(String className, String name, List<String> version, String versionProvider,
+public record CommandModel(String className, String name, List<String> version, String versionProvider,
                     Map<String, Object> usage, List<Element> elements, List<Member> specFields,
                     List<Member> parentFields, Map<String, String> subcommands) {
     private static final String MAGIC = "nvidb-cli-model/1";
 
     /** An option, a positional parameter, or a mixin, in the order picocli lists them. */
-    sealed interface Element permits Arg, MixinRef {
+    public sealed interface Element permits Arg, MixinRef {
     }
 
     /** A field or method of the class (or a superclass) that an element is bound to. */
-    record Member(String declaringClass, String name, boolean method) {
+    public record Member(String declaringClass, String name, boolean method) {
     }
 
     /**
@@ -46,7 +46,7 @@ record CommandModel(String className, String name, List<String> version, String 
      * @param arity   the arity; {@code arityUnspecified} where picocli chose it, not the annotation
      * @param described what picocli's {@code toString} says of it (error messages name it so)
      */
-    record Arg(boolean option, List<String> names, String index, List<String> description, String descriptionKey,
+    public record Arg(boolean option, List<String> names, String index, List<String> description, String descriptionKey,
                String paramLabel, boolean hideParamSyntax, String arity, boolean arityUnspecified, String type, List<String> auxiliaryTypes,
                List<String> converters, String splitRegex, String splitRegexSynopsisLabel, String defaultValue,
                String fallbackValue, String mapFallbackValue, boolean required, boolean hidden, boolean usageHelp,
@@ -59,15 +59,15 @@ record CommandModel(String className, String name, List<String> version, String 
      * A mixin: its name, the field holding it (null for picocli's standard help options) and its
      * class's model.
      */
-    record MixinRef(String name, Member field, String mixinClass) implements Element {
+    public record MixinRef(String name, Member field, String mixinClass) implements Element {
     }
 
     /** The resource holding the model of {@code className}, beside this class. */
-    static String resource(String className) {
+    public static String resource(String className) {
         return className + ".model";
     }
 
-    void write(DataOutputStream out) throws IOException {
+    public void write(DataOutputStream out) throws IOException {
         out.writeUTF(MAGIC);
         out.writeUTF(className);
         string(out, name);
@@ -99,7 +99,7 @@ record CommandModel(String className, String name, List<String> version, String 
         }
     }
 
-    static CommandModel read(DataInputStream in) throws IOException {
+    public static CommandModel read(DataInputStream in) throws IOException {
         if (!in.readUTF().equals(MAGIC)) {
             throw new IOException("not a " + MAGIC + " file");
         }

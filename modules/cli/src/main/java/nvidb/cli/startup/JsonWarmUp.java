@@ -1,4 +1,4 @@
-package nvidb.cli.context;
+package nvidb.cli.startup;
 
 import java.util.List;
 import nvidb.core.api.Json;

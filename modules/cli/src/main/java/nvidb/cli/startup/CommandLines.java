@@ -1,4 +1,4 @@
-package nvidb.cli.model;
+package nvidb.cli.startup;
 
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;

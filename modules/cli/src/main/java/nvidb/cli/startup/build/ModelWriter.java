@@ -1,4 +1,4 @@
-package nvidb.cli.model;
+package nvidb.cli.startup.build;
 
 import java.io.BufferedOutputStream;
 import java.io.DataOutputStream;
@@ -17,6 +17,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import nvidb.cli.startup.CommandModel;
+import nvidb.cli.startup.UsageSettings;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.CommandSpec;
