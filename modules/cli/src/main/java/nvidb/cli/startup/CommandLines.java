@@ -66,6 +66,15 @@ public final class CommandLines {
         return model(type.getName()) != null;
     }
 
+    /**
+     * The view records the {@code --json} answer of a {@code command} of this class is made of, by
+     * class name, as the build derived them (none without a model).
+     */
+    public java.util.List<String> documents(Class<?> command) {
+        CommandModel model = model(command.getName());
+        return model == null ? java.util.List.of() : model.documents();
+    }
+
     /** The command line of {@code command}, with the subcommands its class names. */
     public CommandLine of(Object command) {
         CommandModel model = model(command.getClass().getName());

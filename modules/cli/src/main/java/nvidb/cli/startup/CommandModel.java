@@ -24,11 +24,14 @@ import java.util.Map;
  * @param specFields   the fields {@code @Spec} fills with the command's spec
  * @param parentFields the fields {@code @ParentCommand} fills with the parent command
  * @param subcommands  the subcommands {@code @Command(subcommands = …)} names: name → class
+ * @param documents    the view records the command's {@code --json} answer is made of, by class
+ *                     name: what {@link JsonWarmUp} prepares (derived from the command's bytecode,
+ *                     {@link nvidb.cli.startup.build.JsonDocuments})
  */
 public record CommandModel(String className, String name, List<String> version, String versionProvider,
-                    Map<String, Object> usage, List<Element> elements, List<Member> specFields,
-                    List<Member> parentFields, Map<String, String> subcommands) {
-    private static final String MAGIC = "nvidb-cli-model/1";
+                           Map<String, Object> usage, List<Element> elements, List<Member> specFields,
+                           List<Member> parentFields, Map<String, String> subcommands, List<String> documents) {
+    private static final String MAGIC = "nvidb-cli-model/2";
 
     /** An option, a positional parameter, or a mixin, in the order picocli lists them. */
     public sealed interface Element permits Arg, MixinRef {
@@ -97,6 +100,7 @@ public record CommandModel(String className, String name, List<String> version, 
             out.writeUTF(e.getKey());
             out.writeUTF(e.getValue());
         }
+        strings(out, documents);
     }
 
     public static CommandModel read(DataInputStream in) throws IOException {
@@ -122,7 +126,7 @@ public record CommandModel(String className, String name, List<String> version, 
             subcommands.put(in.readUTF(), in.readUTF());
         }
         return new CommandModel(className, name, version, versionProvider, usage, elements, specFields, parentFields,
-                subcommands);
+                subcommands, strings(in));
     }
 
     private static void arg(DataOutputStream out, Arg a) throws IOException {

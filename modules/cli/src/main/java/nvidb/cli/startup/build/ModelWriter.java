@@ -126,7 +126,8 @@ public final class ModelWriter {
         return new CommandModel(type.getName(), command ? spec.name() : null, List.of(spec.version()),
                 spec.versionProvider() == null ? null : providerClass(spec.versionProvider()),
                 UsageSettings.changed(spec.usageMessage()), elements,
-                annotated(type, CommandLine.Spec.class), annotated(type, CommandLine.ParentCommand.class), subcommands);
+                annotated(type, CommandLine.Spec.class), annotated(type, CommandLine.ParentCommand.class), subcommands,
+                command ? JsonDocuments.of(type) : List.of());
     }
 
     private static String providerClass(CommandLine.IVersionProvider provider) {
@@ -168,7 +169,7 @@ public final class ModelWriter {
             args.add(arg(a, null));
         }
         return new CommandModel(mixin.userObject().getClass().getName(), null, List.of(), null, Map.of(), args,
-                List.of(), List.of(), Map.of());
+                List.of(), List.of(), Map.of(), List.of());
     }
 
     private static CommandModel.Arg arg(ArgSpec a, Class<?> owner) {
