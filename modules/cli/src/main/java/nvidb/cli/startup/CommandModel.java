@@ -249,42 +249,38 @@ public record CommandModel(String className, String name, List<String> version, 
         return out;
     }
 
-    /** A usage-message setting: a string, strings, a boolean, a char, an int, a double or a string map. */
+    /**
+     * A usage-message setting: a string, strings, a boolean, a char, an int, a double or a string
+     * map. An if chain, not a pattern switch, as everywhere in this package (StartupRules).
+     */
     private static void value(DataOutputStream out, Object v) throws IOException {
-        switch (v) {
-            case String s -> {
-                out.writeByte('s');
-                out.writeUTF(s);
+        if (v instanceof String s) {
+            out.writeByte('s');
+            out.writeUTF(s);
+        } else if (v instanceof String[] a) {
+            out.writeByte('a');
+            strings(out, List.of(a));
+        } else if (v instanceof Boolean b) {
+            out.writeByte('b');
+            out.writeBoolean(b);
+        } else if (v instanceof Character c) {
+            out.writeByte('c');
+            out.writeChar(c);
+        } else if (v instanceof Integer i) {
+            out.writeByte('i');
+            out.writeInt(i);
+        } else if (v instanceof Double d) {
+            out.writeByte('d');
+            out.writeDouble(d);
+        } else if (v instanceof Map<?, ?> map) {
+            out.writeByte('m');
+            out.writeInt(map.size());
+            for (Map.Entry<?, ?> e : map.entrySet()) {
+                out.writeUTF(String.valueOf(e.getKey()));
+                out.writeUTF(String.valueOf(e.getValue()));
             }
-            case String[] a -> {
-                out.writeByte('a');
-                strings(out, List.of(a));
-            }
-            case Boolean b -> {
-                out.writeByte('b');
-                out.writeBoolean(b);
-            }
-            case Character c -> {
-                out.writeByte('c');
-                out.writeChar(c);
-            }
-            case Integer i -> {
-                out.writeByte('i');
-                out.writeInt(i);
-            }
-            case Double d -> {
-                out.writeByte('d');
-                out.writeDouble(d);
-            }
-            case Map<?, ?> map -> {
-                out.writeByte('m');
-                out.writeInt(map.size());
-                for (Map.Entry<?, ?> e : map.entrySet()) {
-                    out.writeUTF(String.valueOf(e.getKey()));
-                    out.writeUTF(String.valueOf(e.getValue()));
-                }
-            }
-            default -> throw new IOException("cannot write a " + v.getClass().getName());
+        } else {
+            throw new IOException("cannot write a " + v.getClass().getName());
         }
     }
 

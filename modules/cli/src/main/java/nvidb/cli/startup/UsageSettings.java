@@ -55,7 +55,7 @@ public final class UsageSettings {
         return changed;
     }
 
-    /** Sets one setting (a string switch: no lambdas, nothing generated at run time). */
+    /** Sets the setting called {@code name} (one of those {@link #of} reads). */
     @SuppressWarnings("unchecked")
     static void apply(UsageMessageSpec usage, String name, Object v) {
         switch (name) {
