@@ -72,10 +72,11 @@ class JsonWarmUpTest {
 
     @Test
     void eachCommandsDocumentsComeFromWhatItsOperationsReturnAndWhatItMakes() {
-        // Acted<Several<Cancelled>>: the type arguments of the operation's return type.
-        assertEquals(names(JobDocuments.Several.class, TickView.NotNeeded.class, TickView.Disabled.class,
-                        TickView.Ran.class, TickView.Finished.class, TickView.Dispatched.class, TickView.AlertRef.class,
-                        TickView.Delivery.class, TickView.Held.class, JobDocuments.Cancelled.class),
+        // Acted<Several<Cancelled>>: the type arguments of the operation's return type; then what they
+        // hold (Several's tick).
+        assertEquals(names(JobDocuments.Several.class, JobDocuments.Cancelled.class, TickView.NotNeeded.class,
+                        TickView.Disabled.class, TickView.Ran.class, TickView.Finished.class, TickView.Dispatched.class,
+                        TickView.AlertRef.class, TickView.Delivery.class, TickView.Held.class),
                 derived(JobCancel.class));
         // Submitted; its tick is a TickView, a sealed interface: Jackson finds each record's serialiser
         // when it writes one, so they are all prepared, with the records of Ran's lists.
@@ -83,9 +84,9 @@ class JsonWarmUpTest {
                         TickView.Ran.class, TickView.Finished.class, TickView.Dispatched.class, TickView.AlertRef.class,
                         TickView.Delivery.class, TickView.Held.class),
                 derived(JobSubmit.class));
-        // The status document, and the records of its lists (and of theirs).
-        assertEquals(names(StatusDocument.class, NodeView.class, NodeView.Gpu.class, NodeView.Process.class,
-                        LaneView.Detail.class, JobView.class, AlertView.Listed.class, AlertView.Delivery.class),
+        // The status document, the records of its lists, then those of theirs.
+        assertEquals(names(StatusDocument.class, NodeView.class, LaneView.Detail.class, JobView.class,
+                        AlertView.Listed.class, NodeView.Gpu.class, AlertView.Delivery.class, NodeView.Process.class),
                 derived(QueueStatus.class));
         // Its jobs are a JobStream, written by its own serialiser, which builds JobView's with the listing's.
         assertEquals(names(JobListing.class), derived(JobList.class));

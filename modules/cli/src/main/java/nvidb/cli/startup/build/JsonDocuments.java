@@ -69,12 +69,25 @@ final class JsonDocuments {
         this.commandPackage = command.getPackageName();
     }
 
-    /** The view classes {@code command}'s answer is made of, by name, in the order they are met. */
+    /**
+     * The view classes {@code command}'s answer is made of, by name: the documents, in the order
+     * the bytecode meets them, then what they hold that Jackson leaves to the first write.
+     */
     static List<String> of(Class<?> command) {
         JsonDocuments d = new JsonDocuments(command);
         d.scan(command.getName(), "execute", "()I"); // BaseCommand's: what runs when the command line does
+        List<Class<?>> order = new ArrayList<>(d.documents);
+        for (int i = 0; i < order.size(); i++) {
+            Set<Class<?>> held = new LinkedHashSet<>();
+            d.components(order.get(i), held);
+            for (Class<?> h : held) {
+                if (d.documents.add(h)) {
+                    order.add(h);
+                }
+            }
+        }
         List<String> names = new ArrayList<>();
-        for (Class<?> c : d.documents) {
+        for (Class<?> c : order) {
             names.add(c.getName());
         }
         return names;
@@ -106,7 +119,7 @@ final class JsonDocuments {
         } else if (e instanceof NewObjectInstruction n) {
             String type = n.className().asInternalName().replace('/', '.');
             if (type.startsWith(VIEW)) {
-                add(load(type));
+                add(load(type), documents);
             }
         } else if (e instanceof InvokeDynamicInstruction d) {
             // A method reference or a lambda's body: the method it names is called too.
@@ -138,7 +151,7 @@ final class JsonDocuments {
             if (c.isArray()) {
                 returned(c.getComponentType());
             } else if (c.getName().startsWith(VIEW)) {
-                add(c);
+                add(c, documents);
             } else if (c.getName().startsWith(APP) && c.isRecord() && walked.add(c)) {
                 for (RecordComponent rc : c.getRecordComponents()) {
                     returned(rc.getGenericType());
@@ -159,53 +172,57 @@ final class JsonDocuments {
     }
 
     /** A view class whose serialiser is built ahead: a sealed interface stands for its records. */
-    private void add(Class<?> c) {
+    private static void add(Class<?> c, Set<Class<?>> into) {
         if (c.isInterface()) {
             if (c.isSealed()) {
                 for (Class<?> permitted : c.getPermittedSubclasses()) {
-                    add(permitted);
+                    add(permitted, into);
                 }
             }
-        } else if (documents.add(c)) {
-            components(c);
+        } else {
+            into.add(c);
         }
     }
 
-    /** What Jackson leaves to {@code c}'s first write: the view classes of its non-final components. */
-    private void components(Class<?> c) {
+    /**
+     * The view classes of {@code c}'s components that Jackson leaves to {@code c}'s first write,
+     * into {@code into}: those of its non-final components, and those of the final ones' in turn
+     * (a final one is built with {@code c}).
+     */
+    private void components(Class<?> c, Set<Class<?>> into) {
         if (!c.isRecord() || !walked.add(c)) {
             return;
         }
         for (RecordComponent rc : c.getRecordComponents()) {
             if (rc.getGenericType() instanceof Class<?> type && Modifier.isFinal(type.getModifiers())) {
                 if (type.getName().startsWith(VIEW)) {
-                    components(type); // built with c: what it holds in turn may not be
+                    components(type, into);
                 }
             } else {
-                named(rc.getGenericType());
+                named(rc.getGenericType(), into);
             }
         }
     }
 
     /** Every view class {@code t} names, its type arguments included. */
-    private void named(Type t) {
+    private static void named(Type t, Set<Class<?>> into) {
         if (t instanceof Class<?> c) {
             if (c.isArray()) {
-                named(c.getComponentType());
+                named(c.getComponentType(), into);
             } else if (c.getName().startsWith(VIEW)) {
-                add(c);
+                add(c, into);
             }
         } else if (t instanceof ParameterizedType p) {
-            named(p.getRawType());
+            named(p.getRawType(), into);
             for (Type arg : p.getActualTypeArguments()) {
-                named(arg);
+                named(arg, into);
             }
         } else if (t instanceof WildcardType w) {
             for (Type bound : w.getUpperBounds()) {
-                named(bound);
+                named(bound, into);
             }
         } else if (t instanceof GenericArrayType a) {
-            named(a.getGenericComponentType());
+            named(a.getGenericComponentType(), into);
         }
     }
 
