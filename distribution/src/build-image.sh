@@ -35,7 +35,7 @@ src=$(cd -P -- "$(dirname -- "$0")" && pwd -P)
 main_module=nvidb.cli
 main_class=nvidb.cli.Main
 # The AOT cache's training run: the usual command lines, one after the other in one JVM.
-training_class=nvidb.cli.AotTraining
+training_class=nvidb.cli.startup.build.AotTraining
 
 # --- find JDK 25 -------------------------------------------------------------------------------
 # JAVA_HOME first, then the JDK running Maven, then the system's JVM directory.

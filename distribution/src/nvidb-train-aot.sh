@@ -3,11 +3,11 @@
 # distribution/src/nvidb-train-aot.sh; the build runs it once).
 #
 # The cache (lib/nvidb.aot, JEP 483/514) holds the classes the usual commands load, already parsed
-# and linked, so later starts skip that work. A JDK 25 cache records one JVM run, so the training
-# is one JVM (nvidb.cli.AotTraining, started by bin/nvidb with the same flags) that runs the usual
-# command lines one after the other: submit (with and without a scheduler pass), queue tick, job
-# wait, ls, show, logs, queue status, a sweep, --version and --help, and a submit and a list
-# forwarded to a queue host (remote:). The cache holds wherever the image is
+# and linked, so later starts skip that work. A JDK 25 cache records one JVM run, so the training is
+# one JVM (nvidb.cli.startup.build.AotTraining, started by bin/nvidb with the same flags) that runs
+# the usual command lines one after the other: submit (with and without a scheduler pass), queue
+# tick, job wait, ls, show, logs, queue status, a sweep, --version and --help, and a submit and a
+# list forwarded to a queue host (remote:). The cache holds wherever the image is
 # moved or copied with its files' modification times (see bin/nvidb); run this script again where
 # they changed (it needs write access to lib/). The training runs against a throwaway queue in a temporary
 # directory and never touches $NVIDB_HOME.

@@ -3,8 +3,8 @@
 #
 # Runs the image's own Java runtime on the image's modules. Environment:
 #   NVIDB_JAVA_OPTS   extra JVM options, appended after the defaults (split on blanks)
-#   NVIDB_AOT_TRAIN   for bin/nvidb-train-aot: run the training (nvidb.cli.AotTraining) and
-#                     record its configuration in $NVIDB_AOT_TRAIN.conf instead of using a cache;
+#   NVIDB_AOT_TRAIN   for bin/nvidb-train-aot: run the training (nvidb.cli.startup.build.AotTraining)
+#                     and record its configuration in $NVIDB_AOT_TRAIN.conf instead of using a cache;
 #                     with NVIDB_AOT_STEP=create, write the cache from it to this file
 # Everything else (NVIDB_HOME, NVIDB_QUEUE_DB, ...) is read by nvidb itself.
 

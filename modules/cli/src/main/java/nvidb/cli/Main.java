@@ -29,7 +29,7 @@ public final class Main {
      * it, and Ctrl-C or SIGTERM are handled (ShutdownGuard). The AOT training runs its commands
      * through here too, so that what every start does before the command is in the cache.
      */
-    static int run(String[] args, Map<String, String> env, Output output, InputStream stdin) {
+    public static int run(String[] args, Map<String, String> env, Output output, InputStream stdin) {
         ForwardedHost.Session forwarded = ForwardedHost.handles(args) ? ForwardedHost.accept(args, env, output) : null;
         CliContext context = forwarded != null ? forwarded.context() : new CliContext(env, output, stdin, true);
         ShutdownGuard guard = ShutdownGuard.install(context);
@@ -49,7 +49,7 @@ public final class Main {
      * Ends the process with {@code code}: a success returns from {@code main} when no other thread
      * would keep the JVM alive, sparing System.exit's logger set-up (see LiveThreads).
      */
-    static void exit(int code) {
+    public static void exit(int code) {
         if (code != 0 || nvidb.cli.context.LiveThreads.wouldKeepTheJvmAlive()) {
             System.exit(code);
         }
@@ -69,7 +69,7 @@ public final class Main {
      * directory without a shell (a program's {@code cwd=}) leaves an inherited, stale {@code PWD},
      * which is replaced; a {@code PWD} naming the same directory (a path through a symlink) stays.
      */
-    static Map<String, String> withWorkingDirectory(Map<String, String> env, Path cwd) {
+    public static Map<String, String> withWorkingDirectory(Map<String, String> env, Path cwd) {
         String pwd = env.get("PWD");
         if (pwd != null && pwd.startsWith("/") && sameDirectory(Path.of(pwd), cwd)) {
             return env;

@@ -19,8 +19,8 @@ import nvidb.cli.context.CliContext;
 import nvidb.cli.context.ContextHolder;
 import nvidb.cli.context.Interrupted;
 import nvidb.cli.forward.ForwardClient;
-import nvidb.cli.model.CommandLines;
 import nvidb.cli.output.Output;
+import nvidb.cli.startup.CommandLines;
 import nvidb.core.api.ErrorCode;
 import nvidb.core.api.NvidbException;
 import nvidb.core.api.RemoteSettings;
@@ -163,7 +163,7 @@ public final class Nvidb implements Runnable, ContextHolder {
      * The commands of the branch {@code args} names, as {@code lines} makes them (the build-time
      * model, or picocli's reading of the annotations), before help text and handlers.
      */
-    static CommandLine tree(CliContext context, String[] args, CommandLines lines) {
+    public static CommandLine tree(CliContext context, String[] args, CommandLines lines) {
         CommandLine cli = lines.of(new Nvidb(context));
         List<String> words = commandWords(args);
         String group = words.isEmpty() ? null : words.get(0);

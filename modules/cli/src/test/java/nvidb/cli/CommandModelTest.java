@@ -12,9 +12,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import nvidb.cli.context.CliContext;
-import nvidb.cli.model.CommandLines;
-import nvidb.cli.model.FieldAccess;
 import nvidb.cli.output.Output;
+import nvidb.cli.startup.CommandLines;
+import nvidb.cli.startup.FieldAccess;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.ArgSpec;
@@ -57,7 +57,7 @@ class CommandModelTest {
             }
         }
         assertEquals(List.of(), annotated, "built from annotations at run time (WriteCommandModel prints why "
-                + "during the build; teach nvidb.cli.model the feature they use)");
+                + "during the build; teach nvidb.cli.startup the feature they use)");
     }
 
     @Test

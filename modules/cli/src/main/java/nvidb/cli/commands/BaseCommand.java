@@ -1,12 +1,11 @@
 package nvidb.cli.commands;
 
 import java.time.Instant;
-import java.util.List;
 import java.util.concurrent.Callable;
 import nvidb.cli.context.CliContext;
 import nvidb.cli.context.ContextHolder;
-import nvidb.cli.context.JsonWarmUp;
 import nvidb.cli.output.Output;
+import nvidb.cli.startup.JsonWarmUp;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
@@ -39,21 +38,11 @@ public abstract class BaseCommand implements Callable<Integer> {
         return false;
     }
 
-    /**
-     * The records this command line's {@code --json} answer is made of: their serialisers are
-     * built on a side thread while the queue opens ({@link JsonWarmUp}).
-     */
-    protected List<Class<?>> jsonDocuments() {
-        return List.of();
-    }
-
     @Override
     public final Integer call() {
-        boolean reading = readsStoredJson();
-        List<Class<?>> documents = json() ? jsonDocuments() : List.of();
-        if (reading || !documents.isEmpty()) {
-            JsonWarmUp.start(reading, documents);
-        }
+        // With --json, the serialisers of the records the build found this command prints are built
+        // on the same side thread (the build-time model's list: nvidb.cli.startup).
+        JsonWarmUp.start(getClass(), readsStoredJson(), json());
         return execute();
     }
 

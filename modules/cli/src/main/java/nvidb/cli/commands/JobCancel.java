@@ -1,6 +1,5 @@
 package nvidb.cli.commands;
 
-import java.util.List;
 import java.util.stream.Collectors;
 import nvidb.core.app.Acted;
 import nvidb.core.app.Verdicts;
@@ -14,11 +13,6 @@ import picocli.CommandLine.Mixin;
 public final class JobCancel extends BaseCommand {
     @Mixin
     JobIdsArgument ids;
-
-    @Override
-    protected List<Class<?>> jsonDocuments() {
-        return List.of(JobDocuments.Several.class, JobDocuments.Cancelled.class);
-    }
 
     @Override
     protected int execute() {

@@ -39,11 +39,6 @@ public final class JobList extends BaseCommand {
     TickOptions tick;
 
     @Override
-    protected List<Class<?>> jsonDocuments() {
-        return List.of(nvidb.core.view.JobView.class);
-    }
-
-    @Override
     protected int execute() {
         Set<JobState> wanted = EnumSet.noneOf(JobState.class);
         if (active) {

@@ -1,10 +1,8 @@
 package nvidb.cli.commands;
 
-import java.util.List;
 import nvidb.cli.output.HumanViews;
 import nvidb.core.app.Application;
 import nvidb.core.api.JobQueries;
-import nvidb.core.view.JobDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -24,11 +22,6 @@ public final class JobShow extends BaseCommand {
     @Override
     protected boolean readsStoredJson() {
         return json();
-    }
-
-    @Override
-    protected List<Class<?>> jsonDocuments() {
-        return List.of(JobDocuments.Shown.class);
     }
 
     @Override

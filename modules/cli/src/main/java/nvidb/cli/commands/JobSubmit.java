@@ -9,7 +9,6 @@ import nvidb.core.api.TickMode;
 import nvidb.core.app.JobOperations;
 import nvidb.core.view.JobDocuments;
 import nvidb.core.view.JobView;
-import nvidb.core.view.TickView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -32,11 +31,6 @@ public final class JobSubmit extends BaseCommand {
 
     @Parameters(arity = "0..*", paramLabel = "COMMAND", description = "The command (after --), or one quoted string.")
     List<String> command = new ArrayList<>();
-
-    @Override
-    protected List<Class<?>> jsonDocuments() {
-        return List.of(JobDocuments.Submitted.class, TickView.Ran.class);
-    }
 
     @Override
     protected int execute() {

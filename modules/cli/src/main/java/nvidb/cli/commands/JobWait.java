@@ -6,7 +6,6 @@ import nvidb.core.api.Job;
 import nvidb.core.api.NvidbException;
 import nvidb.core.app.JobOperations;
 import nvidb.core.app.Verdicts;
-import nvidb.core.view.JobDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -34,11 +33,6 @@ public final class JobWait extends BaseCommand {
     @Override
     protected boolean readsStoredJson() {
         return json();
-    }
-
-    @Override
-    protected List<Class<?>> jsonDocuments() {
-        return List.of(JobDocuments.Waited.class);
     }
 
     @Override

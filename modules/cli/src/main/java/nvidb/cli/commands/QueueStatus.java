@@ -12,11 +12,6 @@ import nvidb.core.api.Times;
 import nvidb.core.app.Application;
 import nvidb.core.app.StatusQuery;
 import nvidb.core.app.StatusValues;
-import nvidb.core.view.AlertView;
-import nvidb.core.view.JobView;
-import nvidb.core.view.LaneView;
-import nvidb.core.view.NodeView;
-import nvidb.core.view.QueueDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -31,13 +26,6 @@ public final class QueueStatus extends BaseCommand {
 
     @Mixin
     TickOptions tick;
-
-    @Override
-    protected List<Class<?>> jsonDocuments() {
-        return List.of(nvidb.core.view.StatusDocument.class, JobView.class, NodeView.class, LaneView.Detail.class, QueueDocuments.TickLock.class,
-                QueueDocuments.Daemon.class, QueueDocuments.KeeperState.class, QueueDocuments.Settings.class,
-                AlertView.Listed.class);
-    }
 
     @Override
     protected int execute() {

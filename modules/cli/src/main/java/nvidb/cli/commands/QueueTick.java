@@ -1,6 +1,5 @@
 package nvidb.cli.commands;
 
-import java.util.List;
 import nvidb.cli.output.HumanViews;
 import nvidb.core.api.NvidbException;
 import nvidb.core.api.TickSummary;
@@ -18,11 +17,6 @@ import picocli.CommandLine.Option;
 public final class QueueTick extends BaseCommand {
     @Option(names = "--watch", paramLabel = "SECONDS", description = "Keep ticking, sleeping this long between passes.")
     Integer watch;
-
-    @Override
-    protected List<Class<?>> jsonDocuments() {
-        return List.of(TickView.Ran.class);
-    }
 
     @Override
     protected int execute() {

@@ -4,7 +4,6 @@ import java.util.List;
 import nvidb.cli.output.SweepViews;
 import nvidb.core.api.Sweeps;
 import nvidb.core.app.Application;
-import nvidb.core.view.SweepDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -17,11 +16,6 @@ public final class SweepList extends BaseCommand {
     @Override
     protected boolean readsStoredJson() {
         return true;
-    }
-
-    @Override
-    protected List<Class<?>> jsonDocuments() {
-        return List.of(SweepDocuments.Listed.class);
     }
 
     @Override

@@ -1,9 +1,7 @@
 package nvidb.cli.commands;
 
-import java.util.List;
 import nvidb.cli.output.SweepViews;
 import nvidb.core.api.NvidbException;
-import nvidb.core.view.SweepDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -29,11 +27,6 @@ public final class SweepShow extends BaseCommand {
     @Override
     protected boolean readsStoredJson() {
         return true;
-    }
-
-    @Override
-    protected List<Class<?>> jsonDocuments() {
-        return List.of(SweepDocuments.Shown.class);
     }
 
     @Override

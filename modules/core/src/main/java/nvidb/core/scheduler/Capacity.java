@@ -2,7 +2,6 @@ package nvidb.core.scheduler;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -80,7 +79,8 @@ public final class Capacity {
             long external = blind ? Math.max(0, used - reserved) : Math.max(0, used - ours);
             long total = g.memTotalMb() == null ? 0 : g.memTotalMb();
             long free = Math.max(0, total - external - reserved - headroomMb);
-            views.sort(Comparator.comparing((GpuState.GpuProcessView v) -> v.memMb() == null ? 0 : v.memMb()).reversed());
+            // Most memory first; written out, not Comparator.comparing (StartupRules: every pass sorts).
+            views.sort((a, b) -> Long.compare(memMb(b), memMb(a)));
             List<GpuState.GpuProcessView> shown = views.size() > MAX_PROCESSES_SHOWN
                     ? views.subList(0, MAX_PROCESSES_SHOWN) : views;
             out.add(new GpuState(node, g.index(), g.uuid(), g.name(), g.memTotalMb(), g.memUsedMb(), g.utilPercent(),
@@ -88,5 +88,9 @@ public final class Capacity {
                     blind ? Attribution.BLIND.label() : Attribution.PROCESSES.label(), shown, free, now));
         }
         return new NodeCapacity(out, measuredByJob);
+    }
+
+    private static long memMb(GpuState.GpuProcessView v) {
+        return v.memMb() == null ? 0 : v.memMb();
     }
 }

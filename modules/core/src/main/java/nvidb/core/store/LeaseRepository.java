@@ -47,7 +47,8 @@ public final class LeaseRepository {
     /**
      * Written out, not left to the record: a record's own equals and hashCode are bootstrapped
      * through method handles at their first call, which spins a dozen classes at run time (the AOT
-     * cache cannot hold them), ~3 ms of every command that takes the scheduler lease.
+     * cache cannot hold them) in every command that takes the scheduler lease (a rule:
+     * StartupRules.RECORDS_KEPT_AS_HASH_KEYS_WRITE_EQUALS_AND_HASH_CODE).
      */
     private record Held(Path database, String name, String owner) {
         @Override

@@ -1,8 +1,10 @@
 package nvidb.core.view;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import com.fasterxml.jackson.databind.ser.ResolvableSerializer;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -42,9 +44,19 @@ public final class JobStream {
         return count;
     }
 
-    static final class Writer extends StdSerializer<JobStream> {
+    static final class Writer extends StdSerializer<JobStream> implements ResolvableSerializer {
         Writer() {
             super(JobStream.class);
+        }
+
+        /**
+         * Builds the job view's serialiser with the document's (Jackson resolves this writer when it
+         * builds the serialiser of the record holding the stream), not at the first job written: a
+         * document's serialiser prepared ahead (the CLI's {@code --json} warm-up) is then whole.
+         */
+        @Override
+        public void resolve(SerializerProvider provider) throws JsonMappingException {
+            provider.findTypedValueSerializer(JobView.class, true, null);
         }
 
         @Override

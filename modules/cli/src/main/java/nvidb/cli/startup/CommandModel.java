@@ -1,4 +1,4 @@
-package nvidb.cli.model;
+package nvidb.cli.startup;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -10,7 +10,7 @@ import java.util.Map;
 
 /**
  * What picocli read from the annotations of one command or mixin class, written at build time
- * ({@link ModelWriter}) and replayed at run time ({@link CommandLines}) without reading a single
+ * ({@link nvidb.cli.startup.build.ModelWriter}) and replayed at run time ({@link CommandLines}) without reading a single
  * annotation: the JDK makes every annotation a dynamic proxy, and generating those proxy classes
  * (and building picocli's model from them) cost a command 40-50 ms of CPU, more than the command's
  * own work. Plain values only; the run-time side binds them to the user object's members.
@@ -24,18 +24,21 @@ import java.util.Map;
  * @param specFields   the fields {@code @Spec} fills with the command's spec
  * @param parentFields the fields {@code @ParentCommand} fills with the parent command
  * @param subcommands  the subcommands {@code @Command(subcommands = …)} names: name → class
+ * @param documents    the view records the command's {@code --json} answer is made of, by class
+ *                     name: what {@link JsonWarmUp} prepares (derived from the command's bytecode,
+ *                     {@link nvidb.cli.startup.build.JsonDocuments})
  */
-record CommandModel(String className, String name, List<String> version, String versionProvider,
-                    Map<String, Object> usage, List<Element> elements, List<Member> specFields,
-                    List<Member> parentFields, Map<String, String> subcommands) {
-    private static final String MAGIC = "nvidb-cli-model/1";
+public record CommandModel(String className, String name, List<String> version, String versionProvider,
+                           Map<String, Object> usage, List<Element> elements, List<Member> specFields,
+                           List<Member> parentFields, Map<String, String> subcommands, List<String> documents) {
+    private static final String MAGIC = "nvidb-cli-model/2";
 
     /** An option, a positional parameter, or a mixin, in the order picocli lists them. */
-    sealed interface Element permits Arg, MixinRef {
+    public sealed interface Element permits Arg, MixinRef {
     }
 
     /** A field or method of the class (or a superclass) that an element is bound to. */
-    record Member(String declaringClass, String name, boolean method) {
+    public record Member(String declaringClass, String name, boolean method) {
     }
 
     /**
@@ -46,7 +49,7 @@ record CommandModel(String className, String name, List<String> version, String 
      * @param arity   the arity; {@code arityUnspecified} where picocli chose it, not the annotation
      * @param described what picocli's {@code toString} says of it (error messages name it so)
      */
-    record Arg(boolean option, List<String> names, String index, List<String> description, String descriptionKey,
+    public record Arg(boolean option, List<String> names, String index, List<String> description, String descriptionKey,
                String paramLabel, boolean hideParamSyntax, String arity, boolean arityUnspecified, String type, List<String> auxiliaryTypes,
                List<String> converters, String splitRegex, String splitRegexSynopsisLabel, String defaultValue,
                String fallbackValue, String mapFallbackValue, boolean required, boolean hidden, boolean usageHelp,
@@ -59,15 +62,15 @@ record CommandModel(String className, String name, List<String> version, String 
      * A mixin: its name, the field holding it (null for picocli's standard help options) and its
      * class's model.
      */
-    record MixinRef(String name, Member field, String mixinClass) implements Element {
+    public record MixinRef(String name, Member field, String mixinClass) implements Element {
     }
 
     /** The resource holding the model of {@code className}, beside this class. */
-    static String resource(String className) {
+    public static String resource(String className) {
         return className + ".model";
     }
 
-    void write(DataOutputStream out) throws IOException {
+    public void write(DataOutputStream out) throws IOException {
         out.writeUTF(MAGIC);
         out.writeUTF(className);
         string(out, name);
@@ -97,9 +100,10 @@ record CommandModel(String className, String name, List<String> version, String 
             out.writeUTF(e.getKey());
             out.writeUTF(e.getValue());
         }
+        strings(out, documents);
     }
 
-    static CommandModel read(DataInputStream in) throws IOException {
+    public static CommandModel read(DataInputStream in) throws IOException {
         if (!in.readUTF().equals(MAGIC)) {
             throw new IOException("not a " + MAGIC + " file");
         }
@@ -122,7 +126,7 @@ record CommandModel(String className, String name, List<String> version, String 
             subcommands.put(in.readUTF(), in.readUTF());
         }
         return new CommandModel(className, name, version, versionProvider, usage, elements, specFields, parentFields,
-                subcommands);
+                subcommands, strings(in));
     }
 
     private static void arg(DataOutputStream out, Arg a) throws IOException {
@@ -245,42 +249,38 @@ record CommandModel(String className, String name, List<String> version, String 
         return out;
     }
 
-    /** A usage-message setting: a string, strings, a boolean, a char, an int, a double or a string map. */
+    /**
+     * A usage-message setting: a string, strings, a boolean, a char, an int, a double or a string
+     * map. An if chain, not a pattern switch, as everywhere in this package (StartupRules).
+     */
     private static void value(DataOutputStream out, Object v) throws IOException {
-        switch (v) {
-            case String s -> {
-                out.writeByte('s');
-                out.writeUTF(s);
+        if (v instanceof String s) {
+            out.writeByte('s');
+            out.writeUTF(s);
+        } else if (v instanceof String[] a) {
+            out.writeByte('a');
+            strings(out, List.of(a));
+        } else if (v instanceof Boolean b) {
+            out.writeByte('b');
+            out.writeBoolean(b);
+        } else if (v instanceof Character c) {
+            out.writeByte('c');
+            out.writeChar(c);
+        } else if (v instanceof Integer i) {
+            out.writeByte('i');
+            out.writeInt(i);
+        } else if (v instanceof Double d) {
+            out.writeByte('d');
+            out.writeDouble(d);
+        } else if (v instanceof Map<?, ?> map) {
+            out.writeByte('m');
+            out.writeInt(map.size());
+            for (Map.Entry<?, ?> e : map.entrySet()) {
+                out.writeUTF(String.valueOf(e.getKey()));
+                out.writeUTF(String.valueOf(e.getValue()));
             }
-            case String[] a -> {
-                out.writeByte('a');
-                strings(out, List.of(a));
-            }
-            case Boolean b -> {
-                out.writeByte('b');
-                out.writeBoolean(b);
-            }
-            case Character c -> {
-                out.writeByte('c');
-                out.writeChar(c);
-            }
-            case Integer i -> {
-                out.writeByte('i');
-                out.writeInt(i);
-            }
-            case Double d -> {
-                out.writeByte('d');
-                out.writeDouble(d);
-            }
-            case Map<?, ?> map -> {
-                out.writeByte('m');
-                out.writeInt(map.size());
-                for (Map.Entry<?, ?> e : map.entrySet()) {
-                    out.writeUTF(String.valueOf(e.getKey()));
-                    out.writeUTF(String.valueOf(e.getValue()));
-                }
-            }
-            default -> throw new IOException("cannot write a " + v.getClass().getName());
+        } else {
+            throw new IOException("cannot write a " + v.getClass().getName());
         }
     }
 

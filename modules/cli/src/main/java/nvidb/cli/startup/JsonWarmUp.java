@@ -1,4 +1,4 @@
-package nvidb.cli.context;
+package nvidb.cli.startup;
 
 import java.util.List;
 import nvidb.core.api.Json;
@@ -31,15 +31,23 @@ public final class JsonWarmUp {
     }
 
     /**
-     * Starts the set-up of reading (when {@code reading}) and of writing {@code documents}; the
-     * thread is a daemon, so it never holds the JVM at exit.
+     * Starts the set-up for a command of class {@code command}: of reading when it {@code reads}
+     * stored JSON, and with {@code --json} ({@code json}) of writing the view records its answer
+     * is made of, which the build derived from the command's bytecode (its model's
+     * {@link CommandModel#documents}). The thread is a daemon, so it never holds the JVM at exit.
      */
-    public static void start(boolean reading, List<Class<?>> documents) {
+    public static void start(Class<?> command, boolean reads, boolean json) {
+        List<String> documents = json ? CommandLines.fromModel().documents(command) : List.of();
+        if (!reads && documents.isEmpty()) {
+            return;
+        }
         Thread thread = new Thread(() -> {
-            if (reading) {
+            if (reads) {
                 readOnce();
             }
-            documents.forEach(JsonWarmUp::prepare);
+            for (String document : documents) {
+                prepare(document, command.getClassLoader());
+            }
         }, "nvidb-json-warm-up");
         thread.setDaemon(true);
         thread.start();
@@ -53,9 +61,9 @@ public final class JsonWarmUp {
         }
     }
 
-    private static void prepare(Class<?> document) {
+    private static void prepare(String document, ClassLoader loader) {
         try {
-            Json.prepareWriting(document);
+            Json.prepareWriting(Class.forName(document, false, loader));
         } catch (Exception | LinkageError e) {
             // As above: the command's own write builds (and reports) what failed here.
         }

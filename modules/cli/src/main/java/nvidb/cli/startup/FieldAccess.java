@@ -1,8 +1,8 @@
-package nvidb.cli.model;
+package nvidb.cli.startup;
 
 /**
  * Reads and writes the option fields of the command classes of one package with plain field
- * instructions: {@link FieldAccessWriter} generates the implementation at build time. Reflection
+ * instructions: {@link nvidb.cli.startup.build.FieldAccessWriter} generates the implementation at build time. Reflection
  * would do the same, but each kind of field it touches makes the JDK spin method-handle classes
  * at run time, on every start (the AOT cache cannot hold them): ~10 ms of a submit, measured.
  */

@@ -1,4 +1,4 @@
-package nvidb.cli.model;
+package nvidb.cli.startup;
 
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
@@ -64,6 +64,15 @@ public final class CommandLines {
     /** Whether {@code type}'s command line comes from the model (tests). */
     public boolean modelled(Class<?> type) {
         return model(type.getName()) != null;
+    }
+
+    /**
+     * The view records the {@code --json} answer of a {@code command} of this class is made of, by
+     * class name, as the build derived them (none without a model).
+     */
+    public java.util.List<String> documents(Class<?> command) {
+        CommandModel model = model(command.getName());
+        return model == null ? java.util.List.of() : model.documents();
     }
 
     /** The command line of {@code command}, with the subcommands its class names. */

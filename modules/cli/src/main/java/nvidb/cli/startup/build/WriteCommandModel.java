@@ -1,14 +1,13 @@
-package nvidb.cli;
+package nvidb.cli.startup.build;
 
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import nvidb.cli.Nvidb;
 import nvidb.cli.context.CliContext;
-import nvidb.cli.model.CommandLines;
-import nvidb.cli.model.FieldAccessWriter;
-import nvidb.cli.model.ModelWriter;
 import nvidb.cli.output.Output;
+import nvidb.cli.startup.CommandLines;
 import picocli.CommandLine;
 
 /**
@@ -22,7 +21,7 @@ public final class WriteCommandModel {
 
     /**
      * @param args the folder to write the models to (one file a class), and the classes folder,
-     *             where each package's generated {@link nvidb.cli.model.FieldAccess} goes
+     *             where each package's generated {@link FieldAccess} goes
      */
     public static void main(String[] args) throws IOException {
         if (args.length != 2) {

@@ -1,11 +1,11 @@
-package nvidb.cli.model;
+package nvidb.cli.startup;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine.Model.UsageMessageSpec;
 
 /** The usage-message settings a model carries: read from picocli's spec, and put back by name. */
-final class UsageSettings {
+public final class UsageSettings {
     private UsageSettings() {
     }
 
@@ -44,7 +44,7 @@ final class UsageSettings {
     }
 
     /** The settings of {@code usage} that differ from a fresh spec's: what a model has to carry. */
-    static Map<String, Object> changed(UsageMessageSpec usage) {
+    public static Map<String, Object> changed(UsageMessageSpec usage) {
         Map<String, Object> defaults = of(new UsageMessageSpec());
         Map<String, Object> changed = new LinkedHashMap<>();
         of(usage).forEach((name, value) -> {
@@ -55,7 +55,7 @@ final class UsageSettings {
         return changed;
     }
 
-    /** Sets one setting (a string switch: no lambdas, nothing generated at run time). */
+    /** Sets the setting called {@code name} (one of those {@link #of} reads). */
     @SuppressWarnings("unchecked")
     static void apply(UsageMessageSpec usage, String name, Object v) {
         switch (name) {

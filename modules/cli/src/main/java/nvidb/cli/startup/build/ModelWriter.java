@@ -1,4 +1,4 @@
-package nvidb.cli.model;
+package nvidb.cli.startup.build;
 
 import java.io.BufferedOutputStream;
 import java.io.DataOutputStream;
@@ -17,6 +17,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import nvidb.cli.startup.CommandModel;
+import nvidb.cli.startup.UsageSettings;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -124,7 +126,8 @@ public final class ModelWriter {
         return new CommandModel(type.getName(), command ? spec.name() : null, List.of(spec.version()),
                 spec.versionProvider() == null ? null : providerClass(spec.versionProvider()),
                 UsageSettings.changed(spec.usageMessage()), elements,
-                annotated(type, CommandLine.Spec.class), annotated(type, CommandLine.ParentCommand.class), subcommands);
+                annotated(type, CommandLine.Spec.class), annotated(type, CommandLine.ParentCommand.class), subcommands,
+                command ? JsonDocuments.of(type) : List.of());
     }
 
     private static String providerClass(CommandLine.IVersionProvider provider) {
@@ -166,7 +169,7 @@ public final class ModelWriter {
             args.add(arg(a, null));
         }
         return new CommandModel(mixin.userObject().getClass().getName(), null, List.of(), null, Map.of(), args,
-                List.of(), List.of(), Map.of());
+                List.of(), List.of(), Map.of(), List.of());
     }
 
     private static CommandModel.Arg arg(ArgSpec a, Class<?> owner) {

@@ -1,4 +1,4 @@
-package nvidb.cli.model;
+package nvidb.cli.startup.build;
 
 import static java.lang.constant.ConstantDescs.CD_Object;
 import static java.lang.constant.ConstantDescs.CD_String;
@@ -26,6 +26,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Stream;
+import nvidb.cli.startup.CommandModel;
+import nvidb.cli.startup.FieldAccess;
 
 /**
  * Build time only (WriteCommandModel, after {@link ModelWriter}): for every package whose classes

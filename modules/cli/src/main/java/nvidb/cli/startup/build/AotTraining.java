@@ -1,4 +1,4 @@
-package nvidb.cli;
+package nvidb.cli.startup.build;
 
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import nvidb.cli.Main;
 import nvidb.cli.output.Output;
 
 /**
