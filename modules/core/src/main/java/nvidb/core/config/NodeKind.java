@@ -12,6 +12,9 @@ public sealed interface NodeKind {
     /** The {@code transport:} as written: a transport's name, or a batch scheduler's. */
     String plugin();
 
+    /** The transport that carries the node's scripts: the workstation's own, or the one to a partition's login host. */
+    String transport();
+
     /** A machine nvidb runs scripts on and starts jobs on, reached over {@code transport}. */
     record Workstation(String transport) implements NodeKind {
         public Workstation {
@@ -38,6 +41,11 @@ public sealed interface NodeKind {
         @Override
         public String plugin() {
             return scheduler;
+        }
+
+        @Override
+        public String transport() {
+            return login;
         }
     }
 }

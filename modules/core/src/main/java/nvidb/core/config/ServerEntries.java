@@ -75,10 +75,7 @@ final class ServerEntries {
         NodeKind kind = kind(m, transport);
         // The transport that carries the node's scripts checks its own keys of the entry (hostname…).
         Optional<TransportFactory> transportPlugin = plugins.find(TransportFactory.class, PluginKind.TRANSPORT,
-                switch (kind) {
-                    case NodeKind.Workstation w -> w.transport();
-                    case NodeKind.BatchPartition b -> b.login();
-                });
+                kind.transport());
         transportPlugin.ifPresent(f -> f.validate(m));
         String probe = m.string("probe", null);
         ConfigLoader.requireName(plugins.names(PluginKind.PROBE), m, "probe", probe);

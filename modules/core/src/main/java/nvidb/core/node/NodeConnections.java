@@ -86,10 +86,7 @@ public final class NodeConnections implements AutoCloseable {
      * where its batch scheduler's scripts run.
      */
     private Transport open(ServerConfig server) {
-        String transport = switch (server.kind()) {
-            case NodeKind.Workstation w -> w.transport();
-            case NodeKind.BatchPartition b -> b.login();
-        };
+        String transport = server.kind().transport();
         return plugins.require(TransportFactory.class, PluginKind.TRANSPORT, transport).open(address(server));
     }
 
@@ -102,12 +99,11 @@ public final class NodeConnections implements AutoCloseable {
      * per node); empty for a node no longer configured.
      */
     public Optional<ConfiguredNode> node(String name) {
-        return nodes.computeIfAbsent(name, n -> server(n).map(s -> switch (s.kind()) {
-            case NodeKind.Workstation w -> new ConfiguredNode.Workstation(s);
-            case NodeKind.BatchPartition b -> new ConfiguredNode.BatchPartition(s,
-                    plugins.require(BatchSchedulerFactory.class, PluginKind.BATCH_SCHEDULER, b.scheduler())
-                            .create(s.options()));
-        }));
+        // An if chain, not a pattern switch: every command that reaches a node comes here (StartupRules).
+        return nodes.computeIfAbsent(name, n -> server(n).map(s -> s.kind() instanceof NodeKind.BatchPartition b
+                ? new ConfiguredNode.BatchPartition(s, plugins.require(BatchSchedulerFactory.class,
+                        PluginKind.BATCH_SCHEDULER, b.scheduler()).create(s.options()))
+                : new ConfiguredNode.Workstation(s)));
     }
 
     /** Every configured node, in configuration order. */

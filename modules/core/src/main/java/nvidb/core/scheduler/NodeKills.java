@@ -27,12 +27,12 @@ public final class NodeKills {
      * @throws TransportException the node could not be reached; the caller records an orphan
      */
     public boolean terminate(String node, String runDir, int pid, Integer pgid) throws TransportException {
-        return switch (nodes.node(node).orElse(null)) {
-            case ConfiguredNode.Workstation w -> signalGroup(node, runDir, pid, pgid);
-            case ConfiguredNode.BatchPartition b -> cancelBatchJob(node, runDir, b.scheduler());
-            // No longer configured: nodes.run refuses it as unreachable, so the kill is owed.
-            case null -> signalGroup(node, runDir, pid, pgid);
-        };
+        // A workstation's process group is signalled; a batch job is cancelled there. A node no
+        // longer configured is signalled too: nodes.run refuses it as unreachable, so the kill is owed.
+        if (nodes.node(node).orElse(null) instanceof ConfiguredNode.BatchPartition b) {
+            return cancelBatchJob(node, runDir, b.scheduler());
+        }
+        return signalGroup(node, runDir, pid, pgid);
     }
 
     private boolean signalGroup(String node, String runDir, int pid, Integer pgid) throws TransportException {

@@ -100,13 +100,13 @@ final class NodeRefreshPass {
                 List<Orphan> orphans = withOrphans.contains(n.name())
                         ? store.db.read(() -> store.orphans().forNode(n.name())) : List.of();
                 List<Job> handedOver = staged.getOrDefault(n.name(), List.of());
-                futures.add(pool.submit(() -> switch (configured) {
-                    case null -> new Observation.Unreachable(n, here, handedOver,
-                            "node " + n.name() + " is no longer configured");
-                    case ConfiguredNode.Workstation w -> observe(n, here, handedOver, orphans);
-                    case ConfiguredNode.BatchPartition b -> observeBatch(n, b.scheduler(), here, handedOver, orphans,
-                            submissions);
-                }));
+                // If chains, not pattern switches here and below: each pattern switch spins a class at
+                // run time (SwitchBootstraps) that the AOT cache does not keep (StartupRules).
+                futures.add(pool.submit(() -> configured == null
+                        ? new Observation.Unreachable(n, here, handedOver, "node " + n.name() + " is no longer configured")
+                        : configured instanceof ConfiguredNode.BatchPartition b
+                        ? observeBatch(n, b.scheduler(), here, handedOver, orphans, submissions)
+                        : observe(n, here, handedOver, orphans)));
             }
         }
         List<Observation> out = new ArrayList<>();

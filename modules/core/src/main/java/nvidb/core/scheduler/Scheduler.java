@@ -161,17 +161,16 @@ public final class Scheduler {
         store.db.read(store.lanes::all).forEach(l -> laneRows.put(l.name(), l));
         Map<String, String> homes = new LinkedHashMap<>();
         for (Observation o : refresh.probe(summary)) {
-            switch (o) {
-                case Observation.Unreachable down -> refresh.markDown(down, summary);
-                case Observation.Reached r -> {
-                    refresh.record(r, settle.run(r, laneRows, summary), summary);
-                    homes.put(r.node().name(), r.report().home());
-                }
-                case Observation.BatchReached b -> {
-                    batchSettle.run(b, summary);
-                    refresh.recordBatch(b, summary);
-                    homes.put(b.node().name(), b.report().home());
-                }
+            // An if chain, not a pattern switch: see StartupRules.
+            if (o instanceof Observation.Unreachable down) {
+                refresh.markDown(down, summary);
+            } else if (o instanceof Observation.Reached r) {
+                refresh.record(r, settle.run(r, laneRows, summary), summary);
+                homes.put(r.node().name(), r.report().home());
+            } else if (o instanceof Observation.BatchReached b) {
+                batchSettle.run(b, summary);
+                refresh.recordBatch(b, summary);
+                homes.put(b.node().name(), b.report().home());
             }
         }
         return homes;
@@ -190,9 +189,10 @@ public final class Scheduler {
         List<ServerConfig> workstations = new ArrayList<>();
         Map<String, ConfiguredNode.BatchPartition> partitions = new LinkedHashMap<>();
         for (ConfiguredNode n : nodes.nodes()) {
-            switch (n) {
-                case ConfiguredNode.Workstation w -> workstations.add(w.server());
-                case ConfiguredNode.BatchPartition b -> partitions.put(b.name(), b);
+            if (n instanceof ConfiguredNode.BatchPartition b) {
+                partitions.put(b.name(), b);
+            } else if (n instanceof ConfiguredNode.Workstation w) {
+                workstations.add(w.server());
             }
         }
         PlacementPlanner planner = new PlacementPlanner(config.settings(), placementPolicy(), nodeRows, workstations,
