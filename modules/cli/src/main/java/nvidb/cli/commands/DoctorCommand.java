@@ -31,7 +31,7 @@ public final class DoctorCommand extends BaseCommand {
 
     @Override
     protected int execute() {
-        List<HealthCheck> checks = new ArrayList<>(ctx().doctor());
+        List<HealthCheck> checks = new ArrayList<>(ctx().app().doctor(ctx().caller()));
         queueHost.get().ifPresent(checks::add);
         Doctor report = Doctor.of(checks);
         if (json()) {

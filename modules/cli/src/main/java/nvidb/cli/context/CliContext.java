@@ -172,10 +172,6 @@ public final class CliContext implements AutoCloseable {
         return access().home();
     }
 
-    /** nvidb doctor's checks of this machine's queue (see {@link QueueAccess#doctor}). */
-    public java.util.List<nvidb.core.api.HealthCheck> doctor() {
-        return access().doctor();
-    }
 
     /** Where this machine's queue database is, or would be (nothing is opened). */
     public Path database() {

@@ -104,6 +104,15 @@ public final class Application {
         return queue().daemon();
     }
 
+    /**
+     * {@code nvidb doctor}: the checks of this machine's queue host, in the order a person would
+     * fix them (see {@link QueueAccess#doctor}); never throws for what it finds, and opens no queue
+     * that the checks did not find sound.
+     */
+    public List<nvidb.core.api.HealthCheck> doctor(Caller caller) {
+        return access.doctor();
+    }
+
     /** Where the queue lives and the settings a status view shows. */
     public Queue.Info info() {
         return queue().info();
