@@ -90,10 +90,6 @@ public final class Output {
         out.flush();
     }
 
-    /** A document printed while it is produced, in the layout {@link #document} prints. */
-    public StreamedDocument stream() {
-        return new StreamedDocument(out, !lines);
-    }
 
     /** A line of human text on stdout. */
     public void line(String text) {
