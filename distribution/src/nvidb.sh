@@ -133,6 +133,6 @@ exec "$java" \
     -Xmn8m -XX:-UsePerfData \
     -Xlog:disable -Xlog:all=warning,aot*=off,cds*=off:stderr \
     --enable-native-access=@NATIVE_ACCESS@ \
-    "-Dnvidb.dist.plugins=$home/plugins" \
+    "-Dnvidb.dist.plugins=$home/plugins" "-Dnvidb.launcher=$home/bin/nvidb" \
     -p "$modules" \
     "$@"

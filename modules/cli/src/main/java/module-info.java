@@ -5,6 +5,7 @@ module nvidb.cli {
     requires nvidb.pluginhost;
     requires nvidb.tui;
     requires nvidb.web;
+    requires nvidb.mcp;
     // sun.misc.Signal: the daemon stops on SIGTERM with exit 0 (nvidb.cli.context.StopSignals), and a
     // forwarded command relays Ctrl-C to the queue host instead of ending here.
     requires jdk.unsupported;

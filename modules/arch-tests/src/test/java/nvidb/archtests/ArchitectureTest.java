@@ -51,7 +51,7 @@ class ArchitectureTest {
     @ArchTest
     static void importsEveryModule(JavaClasses classes) {
         for (String pkg : List.of("nvidb.spi", "nvidb.core.api", "nvidb.core.store", "nvidb.core.queue", "nvidb.cli", "nvidb.pluginhost",
-                "nvidb.cli.output", "nvidb.plugins", "nvidb.tui", "nvidb.tui.model", "nvidb.tui.view", "nvidb.tui.run", "nvidb.web", "nvidb.core.app")) {
+                "nvidb.cli.output", "nvidb.plugins", "nvidb.tui", "nvidb.tui.model", "nvidb.tui.view", "nvidb.tui.run", "nvidb.web", "nvidb.mcp", "nvidb.core.app")) {
             assertTrue(classes.containPackage(pkg), "no classes imported from " + pkg);
         }
         assertTrue(classes.contain(CliRules.MAIN), "no " + CliRules.MAIN + " imported");

@@ -28,8 +28,8 @@ final class FrontEndRules {
 
     @ArchTest
     static final ArchRule FRONT_ENDS_ACT_THROUGH_THE_APPLICATION_LAYER = noClasses()
-            .that().resideInAnyPackage("nvidb.cli..", "nvidb.web..", "nvidb.tui..")
+            .that().resideInAnyPackage("nvidb.cli..", "nvidb.web..", "nvidb.tui..", "nvidb.mcp..")
             .should().callMethodWhere(target(owner(nameMatching(ENGINE_FACADES))))
-            .because("a command, a route or a key is an operation of nvidb.core.app, asked with the front end's"
+            .because("a command, a route, a tool or a key is an operation of nvidb.core.app, asked with the front end's"
                     + " Caller: the events it writes record who asked, and the rules about who may do what apply");
 }

@@ -12,6 +12,7 @@ import nvidb.cli.commands.CompletionCommand;
 import nvidb.cli.commands.DoctorCommand;
 import nvidb.cli.commands.JobCommand;
 import nvidb.cli.commands.ManPagesCommand;
+import nvidb.cli.commands.McpCommand;
 import nvidb.cli.commands.PluginsCommand;
 import nvidb.cli.commands.QueueCommand;
 import nvidb.cli.commands.SweepCommand;
@@ -198,6 +199,9 @@ public final class Nvidb implements Runnable, ContextHolder {
         if (!versionOnly && (!known || "doctor".equals(group))) {
             cli.addSubcommand("doctor", lines.of(new DoctorCommand(() -> QueueHostCheck.of(context))));
         }
+        if (!versionOnly && (!known || "mcp".equals(group))) {
+            cli.addSubcommand("mcp", lines.of(new McpCommand()));
+        }
         if (!versionOnly && (!known || "manpages".equals(group))) {
             cli.addSubcommand("manpages", lines.of(new ManPagesCommand(whole)));
         }
@@ -205,7 +209,7 @@ public final class Nvidb implements Runnable, ContextHolder {
     }
 
     /** The commands of the root that are neither queue nor job nor plugins. */
-    private static final java.util.Set<String> TOOLS = java.util.Set.of("completion", "doctor", "manpages");
+    private static final java.util.Set<String> TOOLS = java.util.Set.of("completion", "doctor", "manpages", "mcp");
 
     private static CommandLine group(CommandLines lines, Object command,
                                      java.util.Map<String, java.util.function.Supplier<Object>> subs, String only) {
@@ -248,6 +252,11 @@ public final class Nvidb implements Runnable, ContextHolder {
         String message = ex.getClass().getSimpleName() + ": " + ex.getMessage();
         return context.output().error(ErrorCode.FAILED, message
                 + (context.debug() ? "" : " (set NVIDB_DEBUG=1 for the stack trace)"));
+    }
+
+    /** This build's version (the POM's). */
+    public static String versionNumber() {
+        return Version.property("version.properties", "version");
     }
 
     /** {@code nvidb --version}: the POM's version and the commit the build was made from. */

@@ -109,7 +109,7 @@ class CompletionScriptsTest {
         Map<String, String> offered = bash(script, "nvidb ", "nvidb job sub", "nvidb queue lane ", "nvidb queue lane --j",
                 "nvidb zzz", "nvidb job zz", "nvidb job show ", "nvidb job submit --node ", "nvidb job submit --after ",
                 "nvidb queue ack ", "nvidb completion ");
-        assertEquals("completion doctor job plugins queue sweep", offered.get("nvidb "), "hidden commands stay hidden");
+        assertEquals("completion doctor job mcp plugins queue sweep", offered.get("nvidb "), "hidden commands stay hidden");
         assertEquals("submit", offered.get("nvidb job sub"));
         assertEquals("assign concurrency move pause resume runner skip swap", offered.get("nvidb queue lane "));
         assertEquals("--json", offered.get("nvidb queue lane --j"));

@@ -2,7 +2,7 @@ package nvidb.cli.commands;
 
 import java.util.ArrayList;
 import java.util.List;
-import nvidb.core.api.NvidbException;
+import nvidb.core.app.NoteChange;
 import nvidb.core.view.JobDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -30,23 +30,8 @@ public final class JobNote extends BaseCommand {
     @Override
     protected int execute() {
         long jobId = nvidb.core.api.Ids.parse(id);
-        List<String> given = new ArrayList<>();
-        if (!text.isEmpty()) {
-            given.add("text");
-        }
-        if (append != null) {
-            given.add("--append");
-        }
-        if (clear) {
-            given.add("--clear");
-        }
-        if (given.size() > 1) {
-            throw NvidbException.usage("pick one of text, --append, --clear (got " + String.join(", ", given) + ")");
-        }
-        if (append != null && append.isEmpty()) {
-            throw NvidbException.usage("--append needs some text");
-        }
-        if (given.isEmpty()) {
+        NoteChange change = NoteChange.of(text, append, clear);
+        if (change.reads()) {
             JobDocuments.Note note = ctx().app().jobOps().note(ctx().caller(), jobId);
             if (json()) {
                 out().document(note);
@@ -55,8 +40,7 @@ public final class JobNote extends BaseCommand {
             }
             return 0;
         }
-        String value = clear ? null : append != null ? append : String.join(" ", text);
-        JobDocuments.Noted job = ctx().app().jobOps().setNote(ctx().caller(), jobId, value, append != null);
+        JobDocuments.Noted job = ctx().app().jobOps().setNote(ctx().caller(), jobId, change.text(), change.append());
         if (json()) {
             out().document(job);
         } else {

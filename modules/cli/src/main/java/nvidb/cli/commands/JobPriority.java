@@ -1,6 +1,6 @@
 package nvidb.cli.commands;
 
-import nvidb.core.api.NvidbException;
+import nvidb.core.app.PriorityChange;
 import nvidb.core.view.JobDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -28,17 +28,9 @@ public final class JobPriority extends BaseCommand {
     @Override
     protected int execute() {
         long jobId = nvidb.core.api.Ids.parse(id);
-        if ((up != null || down != null) && value != null) {
-            throw NvidbException.usage("pass either a VALUE or --up/--down, not both");
-        }
-        if (up != null && down != null) {
-            throw NvidbException.usage("pass only one of --up and --down");
-        }
-        if (up != null || down != null) {
-            int slots = up != null ? up : -down;
-            if ((up != null && up <= 0) || (down != null && down <= 0)) {
-                throw NvidbException.usage("--up and --down take a positive number of slots");
-            }
+        PriorityChange change = PriorityChange.of(value, up, down);
+        if (change.moves()) {
+            int slots = change.slots();
             JobDocuments.Moved moved = ctx().app().movePriority(ctx().caller(), jobId, slots);
             if (json()) {
                 out().document(moved);

@@ -7,6 +7,7 @@ import nvidb.core.api.ShellQuote;
 import nvidb.core.api.SubmitRequest;
 import nvidb.core.api.TickMode;
 import nvidb.core.app.JobOperations;
+import nvidb.core.app.SubmitInput;
 import nvidb.core.view.JobDocuments;
 import nvidb.core.view.JobView;
 import picocli.CommandLine.Command;
@@ -34,9 +35,10 @@ public final class JobSubmit extends BaseCommand {
 
     @Override
     protected int execute() {
-        List<String> words = job.commandWords(command);
+        SubmitInput input = job.input(command);
+        List<String> words = input.words();
         JobOperations ops = ctx().app().jobOps();
-        SubmitRequest request = job.request(ops, ctx().caller(), words.size() == 1 ? words.getFirst() : ShellQuote.join(words));
+        SubmitRequest request = input.request(ops, ctx().caller(), words.size() == 1 ? words.getFirst() : ShellQuote.join(words));
         JobDocuments.Submitted s = ops.submit(ctx().caller(), request, tick.after());
         JobOperations.Waited waited = null;
         if (waitForIt) {

@@ -1,14 +1,11 @@
 package nvidb.cli.commands;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import nvidb.cli.output.SweepViews;
-import nvidb.core.api.NvidbException;
 import nvidb.core.api.Sweeps;
+import nvidb.core.app.SubmitInput;
 import nvidb.core.view.SweepDocuments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -58,9 +55,10 @@ public final class JobSweep extends BaseCommand {
 
     @Override
     protected int execute() {
-        List<String> words = job.commandWords(command);
-        List<String> lines = paramsFile == null ? null : lines(paramsFile);
-        Sweeps.SweepRequest request = new Sweeps.SweepRequest(job.request(ctx().app().jobOps(), ctx().caller(), "-"),
+        SubmitInput input = job.input(command);
+        List<String> words = input.words();
+        List<String> lines = paramsFile == null ? null : SubmitInput.paramsLines(paramsFile);
+        Sweeps.SweepRequest request = new Sweeps.SweepRequest(input.request(ctx().app().jobOps(), ctx().caller(), "-"),
                 words, grid, zip, random, seed, ranges, lines, paramsFile == null ? null : paramsFile.toString(),
                 maxParallel, force);
         SweepDocuments.Submitted s = ctx().app().sweeps().submit(ctx().caller(), request, dryRun, tick.after());
@@ -83,15 +81,5 @@ public final class JobSweep extends BaseCommand {
             out().line("  follow it: nvidb sweep show " + s.sweep().id());
         }
         return 0;
-    }
-
-    private static List<String> lines(Path file) {
-        try {
-            return Files.readAllLines(file, StandardCharsets.UTF_8);
-        } catch (java.nio.file.NoSuchFileException e) {
-            throw NvidbException.usage("params file not found: " + file);
-        } catch (IOException e) {
-            throw NvidbException.usage("could not read params file " + file + ": " + e.getMessage());
-        }
     }
 }

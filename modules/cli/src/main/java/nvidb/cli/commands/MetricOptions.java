@@ -1,7 +1,6 @@
 package nvidb.cli.commands;
 
 import nvidb.core.api.Caller;
-import nvidb.core.api.NvidbException;
 import nvidb.core.api.Sweeps;
 import nvidb.core.app.SweepOperations;
 import nvidb.core.view.SweepDocuments;
@@ -23,26 +22,15 @@ public final class MetricOptions {
 
     /** {@code sweep show --json}'s document: at most {@code limit} rows (0: all). */
     SweepDocuments.Shown show(SweepOperations sweeps, Caller caller, long id, int limit) {
-        check();
         return sweeps.show(caller, id, metric(), max, sort, limit);
     }
 
     /** The sweep's rows, in the order these options ask for. */
     Sweeps.Detail detail(SweepOperations sweeps, Caller caller, long id) {
-        check();
         return sweeps.detail(caller, id, metric(), max, sort);
     }
 
     private String metric() {
-        return metric == null || metric.isBlank() ? null : metric.strip();
-    }
-
-    private void check() {
-        if (min && max) {
-            throw NvidbException.usage("--min and --max exclude each other: pick the direction in which --metric is better");
-        }
-        if ((min || max || sort) && (metric == null || metric.isBlank())) {
-            throw NvidbException.usage("--min, --max and --sort order by a metric: pass --metric NAME (a result field)");
-        }
+        return SweepOperations.orderMetric(metric, min, max, sort);
     }
 }

@@ -3,7 +3,6 @@ package nvidb.cli.commands;
 import nvidb.cli.output.HumanViews;
 import nvidb.core.api.Ids;
 import nvidb.core.api.JobQueries;
-import nvidb.core.api.NvidbException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -32,7 +31,7 @@ public final class QueueEvents extends BaseCommand {
 
     @Override
     protected int execute() {
-        Long sinceId = since == null ? null : parseSince(since);
+        Long sinceId = since == null ? null : Ids.parseSince(since);
         Long jobId = job == null ? null : Ids.parse(job);
         ctx().app().tick(ctx().caller(), tick.onRequest());
         JobQueries.EventPage page = ctx().app().eventPage(ctx().caller(), sinceId, jobId, number);
@@ -42,17 +41,5 @@ public final class QueueEvents extends BaseCommand {
             out().line(HumanViews.eventTable(page.events()));
         }
         return 0;
-    }
-
-    private static long parseSince(String text) {
-        try {
-            long v = Long.parseLong(text.strip());
-            if (v >= 0) {
-                return v;
-            }
-        } catch (NumberFormatException ignored) {
-            // the sentence below
-        }
-        throw NvidbException.usage("--since takes an event id ≥ 0 (the last_id of an earlier call), not '" + text + "'");
     }
 }

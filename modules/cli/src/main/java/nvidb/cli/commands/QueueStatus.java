@@ -24,6 +24,9 @@ public final class QueueStatus extends BaseCommand {
     @Option(names = "--include-ignored", description = "Show ignored nodes too.")
     boolean includeIgnored;
 
+    @Option(names = "--summary", description = "Counts, nodes with their per-GPU budgets and open alerts; no job lists.")
+    boolean summary;
+
     @Mixin
     TickOptions tick;
 
@@ -33,6 +36,10 @@ public final class QueueStatus extends BaseCommand {
         app.tick(ctx().caller(), tick.read());
         Instant now = now();
         StatusQuery query = StatusQuery.standard(includeIgnored, ctx().queueHost());
+        if (json() && summary) {
+            out().document(app.statusSummary(ctx().caller(), query));
+            return 0;
+        }
         if (json()) {
             out().streamed(app.status(ctx().caller(), query));
             return 0;
@@ -66,6 +73,9 @@ public final class QueueStatus extends BaseCommand {
             addCount(parts, s, counts.getOrDefault(s, 0L));
         }
         out().line("JOBS  " + (parts.isEmpty() ? "empty" : String.join(" · ", parts)));
+        if (summary) {
+            return 0;
+        }
         out().line(HumanViews.jobTable(active, now, "  "));
         if (!recent.isEmpty()) {
             out().line("");

@@ -1,17 +1,9 @@
 package nvidb.cli.commands;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import nvidb.core.api.Caller;
-import nvidb.core.api.NvidbException;
-import nvidb.core.api.SubmitRequest;
-import nvidb.core.app.JobOperations;
+import nvidb.core.app.SubmitInput;
 import picocli.CommandLine.Option;
 
 /** What a job is to be: the options {@code job submit} and {@code job sweep} share (a sweep applies them to every run). */
@@ -75,45 +67,9 @@ public final class SubmitOptions {
     @Option(names = "--no-burst", description = "Keep the job on the workstations: never overflow it to a Slurm node (burst: true).")
     boolean noBurst;
 
-    /** The request these options make, with {@code command} as its command and {@code sweep:ID} dependencies resolved. */
-    SubmitRequest request(JobOperations jobs, Caller caller, String command) {
-        return new SubmitRequest(name, command, workdir, env(), priority, gpus, vram, node, lane, at,
-                jobs.dependencies(caller, after), jobs.dependencies(caller, afterAny), timeout, retries, tags, submitter,
-                note, idempotencyKey, noBurst);
-    }
-
-    /**
-     * The command's words: the script's text as one shell string, else what follows {@code --}
-     * (one word is itself a shell command line).
-     */
-    List<String> commandWords(List<String> command) {
-        if (script != null) {
-            if (!command.isEmpty()) {
-                throw NvidbException.usage("pass the command either with --script FILE or after --, not both");
-            }
-            try {
-                return List.of(Files.readString(script, StandardCharsets.UTF_8));
-            } catch (java.nio.file.NoSuchFileException e) {
-                throw NvidbException.usage("script not found: " + script);
-            } catch (IOException e) {
-                throw NvidbException.usage("could not read script " + script + ": " + e.getMessage());
-            }
-        }
-        if (command.isEmpty()) {
-            throw NvidbException.usage("nothing to run: pass a command after --, or --script FILE");
-        }
-        return command;
-    }
-
-    private Map<String, String> env() {
-        Map<String, String> out = new LinkedHashMap<>();
-        for (String pair : env) {
-            int eq = pair.indexOf('=');
-            if (eq < 0) {
-                throw NvidbException.usage("--env takes KEY=VALUE, got '" + pair + "'");
-            }
-            out.put(pair.substring(0, eq).strip(), pair.substring(eq + 1));
-        }
-        return out;
+    /** These options as the application layer takes them, with {@code command} as the command's words. */
+    SubmitInput input(List<String> command) {
+        return new SubmitInput(name, vram, gpus, node, lane, at, note, after, afterAny, timeout, retries, workdir, env,
+                priority, tags, script, submitter, idempotencyKey, noBurst, command);
     }
 }

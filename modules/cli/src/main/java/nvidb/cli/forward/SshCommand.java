@@ -42,6 +42,19 @@ record SshCommand(RemoteSettings remote, boolean keeperCommand, String terminalH
         return words.size() > 1 && words.get(0).equals("queue") && words.get(1).equals("keeper");
     }
 
+    /**
+     * {@code nvidb mcp} on the queue host for the whole of one MCP session: {@code ssh -T} running
+     * the host's {@code nvidb mcp} (with {@code NVIDB_SUBMITTER} carried when set here), its stdin
+     * and stdout the session's messages.
+     */
+    static List<String> mcpSession(RemoteSettings remote, String submitter) {
+        List<String> argv = new SshCommand(remote, false, null, List.of()).login("-T");
+        String env = submitter == null || submitter.isBlank() ? "" : "NVIDB_SUBMITTER=" + ShellQuote.quote(submitter) + " ";
+        argv.addAll(List.of("--", remote.host(), "exec " + new SshCommand(remote, false, null, List.of()).hostCommand()
+                .replaceFirst("^env ", "env " + env) + " mcp"));
+        return argv;
+    }
+
     /** {@code ssh [-p PORT] [-l USER] [-o OPT]... -- HOST 'command line'}. */
     List<String> argv() {
         // No terminal on the host, so stdout and stderr stay apart and byte for byte; the TUI gets one.

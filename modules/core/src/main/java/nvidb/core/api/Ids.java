@@ -39,4 +39,17 @@ public final class Ids {
         }
         return ids;
     }
+
+    /** An event cursor ({@code queue events --since ID}): an event id ≥ 0, the last_id of an earlier call. */
+    public static long parseSince(String text) {
+        try {
+            long v = Long.parseLong(text.strip());
+            if (v >= 0) {
+                return v;
+            }
+        } catch (NumberFormatException ignored) {
+            // the sentence below
+        }
+        throw NvidbException.usage("--since takes an event id ≥ 0 (the last_id of an earlier call), not '" + text + "'");
+    }
 }

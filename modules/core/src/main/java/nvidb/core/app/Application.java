@@ -130,6 +130,11 @@ public final class Application {
         return as(caller, () -> StatusReport.build(queue(), access.keeper(), query, Instant.now()));
     }
 
+    /** {@code queue status --summary}: counts, nodes with their budgets, open alerts; no job lists. */
+    public nvidb.core.view.StatusSummary statusSummary(Caller caller, StatusQuery query) {
+        return as(caller, () -> StatusReport.summary(queue(), access.keeper(), query, Instant.now()));
+    }
+
     /**
      * {@code queue status} as values, with the query's limits, for a front end that words or draws
      * it itself (the CLI's text, the TUI's screen): what {@link #status}'s document holds.

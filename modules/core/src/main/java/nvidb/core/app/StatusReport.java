@@ -18,6 +18,7 @@ import nvidb.core.view.LaneView;
 import nvidb.core.view.NodeView;
 import nvidb.core.view.QueueDocuments;
 import nvidb.core.view.StatusDocument;
+import nvidb.core.view.StatusSummary;
 
 /**
  * Builds {@code queue status}, the one place its reads are made: the document the CLI and the web
@@ -43,6 +44,16 @@ final class StatusReport {
                 new JobStream(jobs, Application.ACTIVE, true, now), JobView.of(recent(jobs, q.recent()), now),
                 alerts.alerts().stream().map(AlertView.Listed::of).toList(), alerts.open(),
                 queue.nodeAdmin().pendingReaps());
+    }
+
+    static StatusSummary summary(Queue queue, Keeper keeper, StatusQuery q, Instant now) {
+        JobQueries jobs = queue.jobQueries();
+        JobQueries.AlertPage alerts = jobs.alerts(false, q.alerts());
+        return new StatusSummary(Times.iso(now), q.queueHost(), Times.iso(queue.lastTickAt()),
+                QueueDocuments.Daemon.of(queue.daemon()), QueueDocuments.KeeperState.of(keeper.state()),
+                jobs.countsByState(), jobs.jobs(HELD).jobs().size(),
+                queue.nodeAdmin().nodes(q.includeIgnored()).stream().map(v -> NodeView.of(v, true)).toList(),
+                alerts.alerts().stream().map(AlertView.Listed::of).toList(), alerts.open());
     }
 
     static StatusValues values(Queue queue, Keeper keeper, StatusQuery q, Instant now) {

@@ -1,11 +1,14 @@
 package nvidb.core.app;
 
+import nvidb.core.api.NvidbException;
+
 import java.time.Instant;
 import java.util.List;
 import java.util.function.Consumer;
 import nvidb.core.api.Caller;
 import nvidb.core.api.Job;
 import nvidb.core.api.JobCommands;
+import nvidb.core.api.NvidbException;
 import nvidb.core.api.Sweeps;
 import nvidb.core.api.TickMode;
 import nvidb.core.view.SweepDocuments;
@@ -99,5 +102,20 @@ public final class SweepOperations {
 
     /** What {@link #waitFor} found: the wait for the runs, and the document of it. */
     public record Waited(JobOperations.Waited runs, SweepDocuments.Waited document) {
+    }
+
+    /**
+     * The metric a sweep's runs are ordered by ({@code --metric NAME [--min|--max] [--sort]}),
+     * blank as none; the directions and {@code --sort} need one.
+     */
+    public static String orderMetric(String metric, boolean min, boolean max, boolean sort) {
+        if (min && max) {
+            throw NvidbException.usage("--min and --max exclude each other: pick the direction in which --metric is better");
+        }
+        String m = metric == null || metric.isBlank() ? null : metric.strip();
+        if ((min || max || sort) && m == null) {
+            throw NvidbException.usage("--min, --max and --sort order by a metric: pass --metric NAME (a result field)");
+        }
+        return m;
     }
 }
