@@ -268,12 +268,21 @@ class WebApiTest {
 
     @Test
     void metricsAreThePrometheusText() throws Exception {
-        web.submit("--no-tick", "--", "sleep 60");
+        // The job holds 2 GiB on GPU 1 as it runs: spread places it there, away from GPU 0's foreign process.
+        long id = web.submit("--no-tick", "--", web.alpha.allocateSnippet(1, 2048) + "; exec sleep 60");
         web.cli.json("queue", "tick");
+        assertEquals("[1]", web.cli.json("job", "show", String.valueOf(id), "--no-tick").path("gpu_ids").toString());
+        String used = "nvidb_gpu_memory_bytes{gpu=\"1\",kind=\"queue\",node=\"alpha\"} " + 2048L * 1024 * 1024;
+        LocalJobsTest.waitUntil(() -> {
+            web.cli.json("queue", "tick"); // each pass probes the GPUs again
+            return web.get("/metrics").body().contains(used);
+        }, 20, () -> "for " + used + "; the GPU: " + web.cli.json("queue", "nodes", "--no-tick").path("nodes").path(0)
+                .path("gpus").path(1));
         HttpResponse<String> m = web.get("/metrics");
         assertEquals(200, m.statusCode());
         assertTrue(m.headers().firstValue("Content-Type").orElse("").startsWith("text/plain; version=0.0.4"));
         String text = m.body();
+        assertTrue(text.contains("nvidb_gpu_memory_bytes{gpu=\"0\",kind=\"queue\",node=\"alpha\"} 0"), text);
         assertTrue(text.contains("nvidb_gpu_memory_bytes{gpu=\"0\",kind=\"total\",node=\"alpha\"} " + 81920L * 1024 * 1024), text);
         assertTrue(text.contains("nvidb_gpu_memory_bytes{gpu=\"0\",kind=\"external\",node=\"alpha\"} " + 12000L * 1024 * 1024), text);
         assertTrue(text.contains("nvidb_gpu_utilization_ratio{gpu=\"0\",node=\"alpha\"} 0.37"), text);

@@ -62,6 +62,9 @@ final class Api {
 
     /** Answers a read route; false where none matches. */
     private boolean read(HttpExchange ex, String[] p, Map<String, String> q) throws IOException {
+        if (p[0].equals("sweeps")) {
+            return SweepRoutes.read(ex, pool, p, q);
+        }
         if (p.length == 1) {
             switch (p[0]) {
                 case "status" -> streamed(ex, (app, c) -> app.status(c, StatusQuery.standard(false, null)));

@@ -39,13 +39,16 @@ final class Metrics {
             t.sample("nvidb_node_up", Map.of("node", v.node().name()), v.node().state() == NodeState.UP ? 1 : 0);
         }
         t.help("nvidb_gpu_memory_bytes", "gauge", "GPU memory by kind: total, used (the driver's), external"
-                + " (processes the queue did not start), reserved (the queue's promises), free (what the queue may still place)");
+                + " (processes the queue did not start), queue (measured on the queue's own jobs), reserved (the queue's"
+                + " promises), free (what the queue may still place)");
         for (NodeAdmin.NodeView v : nodes) {
             for (GpuState g : v.gpus()) {
                 Map<String, String> l = Map.of("node", g.node(), "gpu", String.valueOf(g.index()));
                 memory(t, l, "total", g.memTotalMb());
                 memory(t, l, "used", g.memUsedMb());
                 memory(t, l, "external", (int) g.externalMemMb());
+                // What the queue's jobs really use, beside what it promised them: a dashboard shows both.
+                memory(t, l, "queue", (int) g.queueMemMb());
                 memory(t, l, "reserved", (int) g.reservedMb());
                 memory(t, l, "free", (int) g.freeMb());
             }
