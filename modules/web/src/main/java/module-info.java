@@ -7,6 +7,10 @@
 module nvidb.web {
     requires nvidb.core;
     requires jdk.httpserver;
+    // MCP at /mcp: the tools (nvidb.mcp) on the SDK's sessions, over a transport of the web's own.
+    requires nvidb.mcp;
+    requires io.modelcontextprotocol.sdk.mcp.core;
+    requires reactor.core;
 
     exports nvidb.web;
 }

@@ -39,6 +39,9 @@ class ArchitectureTest {
     static final ArchTests FRONT_ENDS = ArchTests.in(FrontEndRules.class);
 
     @ArchTest
+    static final ArchTests MCP = ArchTests.in(McpRules.class);
+
+    @ArchTest
     static final ArchTests STARTUP = ArchTests.in(StartupRules.class);
 
     @ArchTest

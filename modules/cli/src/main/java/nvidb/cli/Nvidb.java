@@ -20,6 +20,7 @@ import nvidb.cli.context.CliContext;
 import nvidb.cli.context.ContextHolder;
 import nvidb.cli.context.Interrupted;
 import nvidb.cli.forward.ForwardClient;
+import nvidb.cli.forward.McpRelay;
 import nvidb.cli.output.Output;
 import nvidb.cli.startup.CommandLines;
 import nvidb.core.api.ErrorCode;
@@ -114,6 +115,16 @@ public final class Nvidb implements Runnable, ContextHolder {
      */
     private static Integer forwarded(String[] args, CliContext context) {
         List<String> words = commandWords(args);
+        if (McpRelay.wanted(args, words)) {
+            Optional<RemoteSettings> host;
+            try {
+                host = context.remoteQueue();
+            } catch (NvidbException e) {
+                return report(context, e);
+            }
+            return host.map(h -> new McpRelay(h, context.env().get("NVIDB_SUBMITTER"))
+                    .run(context.stdin(), context.output().out(), context.output().err())).orElse(null);
+        }
         if (!ForwardClient.wanted(args, words)) {
             return null;
         }
@@ -252,11 +263,6 @@ public final class Nvidb implements Runnable, ContextHolder {
         String message = ex.getClass().getSimpleName() + ": " + ex.getMessage();
         return context.output().error(ErrorCode.FAILED, message
                 + (context.debug() ? "" : " (set NVIDB_DEBUG=1 for the stack trace)"));
-    }
-
-    /** This build's version (the POM's). */
-    public static String versionNumber() {
-        return Version.property("version.properties", "version");
     }
 
     /** {@code nvidb --version}: the POM's version and the commit the build was made from. */

@@ -1,16 +1,17 @@
 package nvidb.mcp;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.io.IOException;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The client's {@code notifications/cancelled}, which the SDK's server does not act on: the
- * transport sees each message first ({@link #inbound}), tags every {@code tools/call} with a key of
- * its own in {@code _meta} (the handler cannot see the request's id otherwise), and a cancellation
- * of that request interrupts the thread running it, which ends a wait or a followed log early. The
- * jobs are never touched.
+ * transport shows each message here first ({@link #inbound}), which tags every {@code tools/call}
+ * with a key of its own in {@code _meta} (the handler cannot see the request's id otherwise); a
+ * cancellation of that request interrupts the thread running it, which ends a wait or a followed
+ * log early. The jobs are never touched.
  */
 final class Cancellations {
     /** The {@code _meta} key the transport adds to a tools/call request. */
@@ -20,27 +21,39 @@ final class Cancellations {
     private final Map<String, Boolean> cancelledEarly = new ConcurrentHashMap<>();
 
     /**
-     * Looks at one message from the client of {@code session}: tags a tool call, acts on a
-     * cancellation. Returns whether the SDK should still see it (a cancellation is consumed here).
+     * One message (JSON text) from the client of {@code session}, as the SDK should read it: a tool
+     * call tagged, a cancellation acted on and dropped (null), anything else as it came.
      */
-    boolean inbound(String session, JsonNode message) {
-        if (!(message instanceof ObjectNode m)) {
-            return true;
+    String inbound(String session, String text) {
+        McpSchema.JSONRPCMessage message;
+        try {
+            message = McpSchema.deserializeJsonRpcMessage(McpService.JSON, text);
+        } catch (IOException | RuntimeException notAMessage) {
+            return text; // the SDK answers it with its own error
         }
-        String method = m.path("method").asText("");
-        if (method.equals("notifications/cancelled")) {
-            JsonNode id = m.path("params").path("requestId");
-            if (!id.isMissingNode()) {
-                cancel(session + "/" + id.asText());
+        if (message instanceof McpSchema.JSONRPCNotification n && "notifications/cancelled".equals(n.method())) {
+            if (n.params() instanceof Map<?, ?> params && params.get("requestId") != null) {
+                cancel(session + "/" + params.get("requestId"));
             }
-            return false;
+            return null;
         }
-        if (method.equals("tools/call") && m.hasNonNull("id") && m.path("params") instanceof ObjectNode params) {
-            JsonNode meta = params.path("_meta");
-            ObjectNode tagged = meta instanceof ObjectNode o ? o : params.putObject("_meta");
-            tagged.put(KEY, session + "/" + m.get("id").asText());
+        if (message instanceof McpSchema.JSONRPCRequest r && McpSchema.METHOD_TOOLS_CALL.equals(r.method())
+                && r.id() != null && r.params() instanceof Map<?, ?> params) {
+            Map<String, Object> tagged = new LinkedHashMap<>();
+            params.forEach((k, v) -> tagged.put(String.valueOf(k), v));
+            Map<String, Object> meta = new LinkedHashMap<>();
+            if (tagged.get("_meta") instanceof Map<?, ?> given) {
+                given.forEach((k, v) -> meta.put(String.valueOf(k), v));
+            }
+            meta.put(KEY, session + "/" + r.id());
+            tagged.put("_meta", meta);
+            try {
+                return McpService.JSON.writeValueAsString(new McpSchema.JSONRPCRequest(r.jsonrpc(), r.method(), r.id(), tagged));
+            } catch (IOException e) {
+                return text;
+            }
         }
-        return true;
+        return text;
     }
 
     /** The call tagged {@code key} runs on this thread until {@link #done}. */

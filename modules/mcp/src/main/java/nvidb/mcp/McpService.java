@@ -29,6 +29,11 @@ import nvidb.core.app.ApplicationPool;
  * {@code NVIDB_SUBMITTER} names one, through MCP.
  */
 public final class McpService {
+    /** The SDK's JSON mapper, for a transport of the web's own. */
+    public static McpJsonMapper json() {
+        return JSON;
+    }
+
     /** The SDK's JSON: Jackson 2, as nvidb's own. */
     static final McpJsonMapper JSON = new JacksonMcpJsonMapper(new ObjectMapper());
     private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() { };
@@ -61,8 +66,44 @@ public final class McpService {
         this.pool = pool;
         this.parameters = parameters;
         this.instructions = instructions;
-        this.version = version;
+        this.version = version != null ? version
+                : McpService.class.getModule().getDescriptor() != null
+                        && McpService.class.getModule().getDescriptor().rawVersion().isPresent()
+                        ? McpService.class.getModule().getDescriptor().rawVersion().get() : "dev";
         this.submitter = submitter == null || submitter.isBlank() ? null : submitter.strip();
+    }
+
+    /**
+     * Serves on an HTTP transport ({@code /mcp} of the web): the server, and the watcher that tells
+     * subscribed sessions of job changes; closing the result ends both.
+     */
+    public AutoCloseable serve(io.modelcontextprotocol.spec.McpStreamableServerTransportProvider transport) {
+        McpSyncServer server = build(McpServer.sync(transport));
+        AutoCloseable watch = JobResources.watch(this, server, java.time.Duration.ofSeconds(1));
+        return () -> {
+            watch.close();
+            cancellations.cancelAll();
+            server.close();
+        };
+    }
+
+    /**
+     * A message (JSON text) from the client of {@code session}, before the SDK reads it: tags a tool
+     * call so a cancellation can reach it, acts on a cancellation. Null: the SDK must not see it.
+     */
+    public String inbound(String session, String message) {
+        return cancellations.inbound(session, message);
+    }
+
+    /**
+     * One tool called outside an MCP session (the web's {@code POST /api/v1/jobs} is the submit
+     * tool): the same arguments, checks and document. A refusal is thrown as it is.
+     */
+    public ToolOutcome call(String toolName, Caller caller, Map<String, Object> arguments) {
+        Tool tool = Tools.ALL.stream().filter(t -> t.name().equals(toolName)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no tool " + toolName));
+        return pool.with((app, access) -> tool.handler().call(new ToolCall(app, caller,
+                new ToolArguments(tool.name(), parameters.of(tool.name()), arguments), ToolCall.Progress.NONE)));
     }
 
     /** The server on {@code spec}'s transport, every tool and resource registered. */

@@ -1,6 +1,5 @@
 package nvidb.mcp;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
@@ -11,7 +10,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
-import nvidb.core.api.Json;
+import java.util.function.UnaryOperator;
 
 /**
  * {@code nvidb mcp}: the server on this process's stdin and stdout (the SDK's stdio transport),
@@ -42,23 +41,19 @@ public final class StdioMcp {
     }
 
     /**
-     * The client's messages, one JSON-RPC message a line, each shown to {@code inspect} before the
-     * SDK reads it (it may change the message, or keep it from the SDK); {@code onEnd} runs when the
+     * The client's messages, one JSON-RPC message a line, each passed through {@code inspect}
+     * before the SDK reads it (which may change it, or drop it: null); {@code onEnd} runs when the
      * client closes the stream.
      */
     static final class MessageFilter extends InputStream {
-        interface Inspector {
-            boolean keep(JsonNode message);
-        }
-
         private final InputStream in;
-        private final Inspector inspect;
+        private final UnaryOperator<String> inspect;
         private final Runnable onEnd;
         private byte[] pending = new byte[0];
         private int at;
         private boolean ended;
 
-        MessageFilter(InputStream in, Inspector inspect, Runnable onEnd) {
+        MessageFilter(InputStream in, UnaryOperator<String> inspect, Runnable onEnd) {
             this.in = in;
             this.inspect = inspect;
             this.onEnd = onEnd;
@@ -95,18 +90,7 @@ public final class StdioMcp {
                 onEnd.run();
                 return false;
             }
-            String text = line.toString(StandardCharsets.UTF_8);
-            String out = text;
-            try {
-                JsonNode message = Json.readTree(text);
-                if (!inspect.keep(message)) {
-                    out = null;
-                } else if (message != null && message.isObject() && message.path("method").asText("").equals("tools/call")) {
-                    out = Json.write(message);
-                }
-            } catch (IOException notJson) {
-                // the SDK answers it with a parse error
-            }
+            String out = inspect.apply(line.toString(StandardCharsets.UTF_8));
             pending = out == null ? new byte[0] : (out + "\n").getBytes(StandardCharsets.UTF_8);
             at = 0;
             return true;

@@ -17,6 +17,7 @@ import java.util.function.BiFunction;
 import java.util.regex.Pattern;
 import nvidb.core.api.Caller;
 import nvidb.core.api.ErrorCode;
+import nvidb.mcp.McpService;
 import nvidb.core.api.Job;
 import nvidb.core.api.JobQuery;
 import nvidb.core.api.JobState;
@@ -43,9 +44,11 @@ final class Api {
             "timeout", "lost");
 
     private final Pool pool;
+    private final Submits submits;
 
-    Api(Pool pool) {
+    Api(Pool pool, McpService tools) {
         this.pool = pool;
+        this.submits = new Submits(pool, tools);
     }
 
     Pool pool() {
@@ -54,6 +57,10 @@ final class Api {
 
     void handle(HttpExchange ex, String route, boolean read) throws IOException {
         String[] p = route.split("/");
+        if (!read && p.length == 1 && submits.serves(p[0])) {
+            submits.post(ex, p[0]);
+            return;
+        }
         if (!(read ? read(ex, p, Http.query(ex)) : p.length == 3 && action(ex, p[0], p[1], p[2]))) {
             Http.error(ex, 404, ErrorCode.NOT_FOUND, "no route " + (read ? "GET" : "POST") + " /api/v1/" + route
                     + " (see docs/web-and-api.md)");

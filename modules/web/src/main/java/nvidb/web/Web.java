@@ -4,6 +4,9 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.function.Supplier;
+import nvidb.core.app.ApplicationPool;
+import nvidb.mcp.McpService;
+import nvidb.mcp.ToolParameters;
 import nvidb.core.api.QueueAccess;
 
 /**
@@ -48,6 +51,20 @@ public final class Web {
      *               kept open); the program that starts the server closes them when it ends
      */
     public static Server start(Options options, Supplier<QueueAccess> opener) throws IOException {
-        return WebServer.start(options, new Pool(opener));
+        return start(options, opener, null);
     }
+
+    /**
+     * As {@link #start(Options, Supplier)}, also serving MCP at {@code /mcp} and submits at
+     * {@code POST /api/v1/jobs} and {@code /api/v1/sweeps} with {@code tools}' arguments (the CLI's
+     * model of each command); null serves neither.
+     */
+    public static Server start(Options options, Supplier<QueueAccess> opener, ToolParameters tools) throws IOException {
+        McpService mcp = tools == null ? null
+                : new McpService(new ApplicationPool(opener, MCP_QUEUES), tools, McpService.skill(), null, null);
+        return WebServer.start(options, new Pool(opener), mcp);
+    }
+
+    /** Queues the MCP endpoint keeps open at most: a call holds one while it works, a wait while it waits. */
+    private static final int MCP_QUEUES = 8;
 }

@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import nvidb.core.api.ErrorCode;
+import nvidb.mcp.McpService;
 import nvidb.core.api.NvidbException;
 
 /**
@@ -30,14 +31,16 @@ final class WebServer implements Web.Server {
     private final Api api;
     private final EventStream stream;
     private final Passes passes;
+    private final McpHttp mcp;
 
     private WebServer(HttpServer http, ExecutorService threads, Listen listen, Token token, Pool pool,
-                      boolean ownPasses) {
+                      boolean ownPasses, McpService tools) {
         this.http = http;
         this.threads = threads;
         this.listen = listen;
         this.token = token;
-        this.api = new Api(pool);
+        this.api = new Api(pool, tools);
+        this.mcp = tools == null ? null : new McpHttp(tools, McpService.json());
         this.stream = new EventStream(pool);
         this.passes = ownPasses ? new Passes(pool) : null;
     }
@@ -52,7 +55,7 @@ final class WebServer implements Web.Server {
         return colon > h.lastIndexOf(']') ? h.substring(0, colon) : h;
     }
 
-    static WebServer start(Web.Options options, Pool pool) throws IOException {
+    static WebServer start(Web.Options options, Pool pool, McpService tools) throws IOException {
         Listen listen = Listen.parse(options.listen() == null ? Listen.DEFAULT : options.listen());
         Token token = Token.load(options.home());
         if (System.getProperty("sun.net.httpserver.maxReqTime") == null) {
@@ -67,7 +70,7 @@ final class WebServer implements Web.Server {
         }
         ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
         http.setExecutor(threads);
-        WebServer server = new WebServer(http, threads, listen, token, pool, options.ownPasses());
+        WebServer server = new WebServer(http, threads, listen, token, pool, options.ownPasses(), tools);
         http.createContext("/", server::handle);
         http.start();
         server.stream.start();
@@ -102,6 +105,9 @@ final class WebServer implements Web.Server {
             passes.close();
         }
         stream.close();
+        if (mcp != null) {
+            mcp.close(true);
+        }
         http.stop(0);
         threads.shutdownNow();
     }
@@ -134,6 +140,10 @@ final class WebServer implements Web.Server {
         }
         String path = Paths.clean(ex.getRequestURI().getRawPath());
         String method = ex.getRequestMethod();
+        if (path.equals("/mcp")) {
+            mcp(ex);
+            return;
+        }
         boolean read = method.equals("GET") || method.equals("HEAD");
         if (!read && !method.equals("POST")) {
             ex.getResponseHeaders().set("Allow", "GET, HEAD, POST");
@@ -161,6 +171,22 @@ final class WebServer implements Web.Server {
         } else {
             Http.error(ex, 404, ErrorCode.NOT_FOUND, "nothing is served at " + path);
         }
+    }
+
+    /** MCP over Streamable HTTP: every message needs the token, on loopback too (an agent acts). */
+    private void mcp(HttpExchange ex) throws IOException {
+        String header = ex.getRequestHeaders().getFirst("Authorization");
+        if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7) || !token.matches(header.substring(7).strip())) {
+            ex.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"nvidb\"");
+            Http.error(ex, 401, ErrorCode.USAGE, "MCP needs the token: Authorization: Bearer <the token in"
+                    + " $NVIDB_HOME/web.token>");
+            return;
+        }
+        if (mcp == null) {
+            Http.error(ex, 404, ErrorCode.NOT_FOUND, "this server does not serve MCP");
+            return;
+        }
+        mcp.handle(ex);
     }
 
     /**

@@ -1,7 +1,5 @@
 package nvidb.cli.commands;
 
-import nvidb.cli.mcp.CliToolParameters;
-import nvidb.cli.forward.McpRelay;
 import nvidb.core.api.NvidbException;
 import nvidb.core.app.ApplicationPool;
 import nvidb.mcp.McpService;
@@ -21,15 +19,12 @@ public final class McpCommand extends BaseCommand {
 
     @Override
     protected int execute() {
-        var remote = ctx().remoteQueue();
-        if (remote.isPresent() && !ctx().local()) {
-            return new McpRelay(remote.get(), ctx().env().get("NVIDB_SUBMITTER")).run(System.in, System.out, out().err());
-        }
+        // With remote:, the root relays to the queue host's nvidb mcp before this runs (McpRelay).
         ctx().open(); // a broken configuration is reported before the client's first call
         McpService service = new McpService(new ApplicationPool(ctx()::openAccess, QUEUES), new CliToolParameters(),
-                McpService.skill(), nvidb.cli.Nvidb.versionNumber(), ctx().env().get("NVIDB_SUBMITTER"));
+                McpService.skill(), null, ctx().env().get("NVIDB_SUBMITTER"));
         try {
-            StdioMcp.serve(service, System.in, System.out);
+            StdioMcp.serve(service, ctx().stdin(), out().out());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw NvidbException.interrupted();

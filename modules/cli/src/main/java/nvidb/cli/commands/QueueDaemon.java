@@ -108,7 +108,7 @@ public final class QueueDaemon extends BaseCommand {
         }
         try {
             nvidb.web.Web.Server server = nvidb.web.Web.start(new nvidb.web.Web.Options(listen, ctx().home(), false),
-                    ctx()::openAccess);
+                    ctx()::openAccess, new CliToolParameters());
             String line = "web pages on " + server.url() + " (the link with the token: "
                     + ctx().home().resolve("web.token") + " holds it)";
             log.line(line);

@@ -34,7 +34,8 @@ public final class QueueWeb extends BaseCommand {
     protected int execute() {
         ctx().open(); // a broken configuration is reported before anything listens
         CountDownLatch stopped = new CountDownLatch(1);
-        try (Web.Server server = Web.start(new Web.Options(listen, ctx().home(), true), ctx()::openAccess);
+        try (Web.Server server = Web.start(new Web.Options(listen, ctx().home(), true), ctx()::openAccess,
+                new CliToolParameters());
              StopSignals signals = StopSignals.install(stopped::countDown)) {
             if (server.exposed()) {
                 out().note("warning: serving beyond loopback on " + listen + ": every request needs the token, which"

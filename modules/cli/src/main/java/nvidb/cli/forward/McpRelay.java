@@ -31,6 +31,14 @@ public final class McpRelay {
     private final Map<String, JsonNode> pending = new ConcurrentHashMap<>();
     private volatile boolean lost;
 
+    /** {@code nvidb mcp} itself (not its config), without {@code --local}, help or version. */
+    public static boolean wanted(String[] args, java.util.List<String> words) {
+        if (!words.equals(java.util.List.of("mcp"))) {
+            return false;
+        }
+        return java.util.Arrays.stream(args).noneMatch(java.util.Set.of("--local", "-h", "--help", "-V", "--version")::contains);
+    }
+
     public McpRelay(RemoteSettings remote, String submitter) {
         this.remote = remote;
         this.submitter = submitter;

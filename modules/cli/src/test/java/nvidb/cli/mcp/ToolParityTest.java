@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import nvidb.cli.Cli;
+import nvidb.cli.commands.CliToolParameters;
 import nvidb.cli.context.CliContext;
 import nvidb.cli.output.Output;
 import nvidb.core.api.NvidbException;

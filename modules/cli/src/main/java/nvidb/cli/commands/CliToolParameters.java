@@ -1,4 +1,4 @@
-package nvidb.cli.mcp;
+package nvidb.cli.commands;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -6,9 +6,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
-import nvidb.cli.commands.JobCommand;
-import nvidb.cli.commands.QueueCommand;
-import nvidb.cli.commands.SweepCommand;
 import nvidb.cli.startup.CommandLines;
 import nvidb.mcp.ToolParameter;
 import nvidb.mcp.ToolParameters;
@@ -45,7 +42,7 @@ public final class CliToolParameters implements ToolParameters {
             Map.entry("nodes", QueueCommand.SUBCOMMANDS.get("nodes")),
             Map.entry("lanes", QueueCommand.SUBCOMMANDS.get("lanes")),
             Map.entry("sweep", SweepCommand.SUBCOMMANDS.get("show")),
-            Map.entry("doctor", () -> new nvidb.cli.commands.DoctorCommand(Optional::empty)));
+            Map.entry("doctor", () -> new DoctorCommand(Optional::empty)));
 
     /** Options of the terminal, not of the work: no tool takes them. */
     private static final List<String> TERMINAL_ONLY = List.of("--help", "--version", "--json");
