@@ -1,5 +1,6 @@
 package nvidb.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -110,6 +111,26 @@ class SkillContractTest {
             assertTrue(hasOption(submit, o), "job submit lacks " + o);
         }
         assertTrue(seen >= 10, "parsed only " + seen + " option bullets");
+    }
+
+    /** Every tool the skill's MCP section names is a tool nvidb mcp serves, and it names them all. */
+    @Test
+    void everyToolTheSkillNamesExists() throws Exception {
+        String skill = Files.readString(SKILL);
+        int at = skill.indexOf("## Attached over MCP");
+        assertTrue(at >= 0, "the skill says how tools are used over MCP");
+        String section = skill.substring(at, skill.indexOf("\n## ", at + 3));
+        String list = section.substring(section.indexOf("its tools are these commands:"), section.indexOf(". Their arguments"));
+        List<String> named = new ArrayList<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("`([a-z_]+)`").matcher(list);
+        while (m.find()) {
+            named.add(m.group(1));
+        }
+        for (String tool : named) {
+            assertTrue(nvidb.mcp.Tools.NAMES.contains(tool), "the skill names a tool nvidb mcp does not serve: " + tool);
+        }
+        assertEquals(new java.util.TreeSet<>(nvidb.mcp.Tools.NAMES), new java.util.TreeSet<>(named),
+                "the skill names every tool");
     }
 
     @Test
