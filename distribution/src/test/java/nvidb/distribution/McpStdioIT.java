@@ -107,13 +107,18 @@ class McpStdioIT {
     }
 
     private McpSyncClient client(String name, List<McpSchema.ProgressNotification> progress) {
+        return client(name, progress, new ArrayList<>());
+    }
+
+    private McpSyncClient client(String name, List<McpSchema.ProgressNotification> progress,
+                                 List<McpSchema.ResourceContents> updates) {
         List<String> command = cli.javaCommand();
         ServerParameters server = ServerParameters.builder(command.getFirst()).args(command.subList(1, command.size()))
                 .arg("mcp").env(cli.environment()).build();
         McpSyncClient c = McpClient.sync(new StdioClientTransport(server, new JacksonMcpJsonMapper(new ObjectMapper())))
                 .clientInfo(new McpSchema.Implementation(name, "1.0"))
                 .requestTimeout(Duration.ofSeconds(120)).initializationTimeout(Duration.ofSeconds(120))
-                .progressConsumer(progress::add).build();
+                .progressConsumer(progress::add).resourcesUpdateConsumer(updates::addAll).build();
         clients.add(c);
         c.initialize();
         return c;
@@ -130,7 +135,8 @@ class McpStdioIT {
     @Test
     void anAgentSubmitsWaitsReadsAndCancelsThroughTheTools() throws Exception {
         List<McpSchema.ProgressNotification> progress = new CopyOnWriteArrayList<>();
-        McpSyncClient c = client("test-agent", progress);
+        List<McpSchema.ResourceContents> updates = new CopyOnWriteArrayList<>();
+        McpSyncClient c = client("test-agent", progress, updates);
 
         List<McpSchema.Tool> tools = c.listTools().tools();
         assertEquals(Tools.NAMES, tools.stream().map(McpSchema.Tool::name).toList());
@@ -145,6 +151,7 @@ class McpStdioIT {
         assertFalse(submitted.isError(), submitted.toString());
         long id = doc(submitted).path("job").path("id").asLong();
         assertEquals("test-agent", doc(submitted).path("job").path("submitter").asText());
+        c.subscribeResource(new McpSchema.SubscribeRequest("nvidb://jobs/" + id));
 
         McpSchema.CallToolResult waited = c.callTool(new McpSchema.CallToolRequest("wait",
                 Map.of("ids", List.of(String.valueOf(id)), "timeout", 90), Map.of("progressToken", "w1")));
@@ -153,6 +160,14 @@ class McpStdioIT {
         assertTrue(doc(waited).path("all_succeeded").asBoolean(), waited.toString());
         assertTrue(progress.stream().anyMatch(p -> "w1".equals(p.progressToken()) && p.message().contains("job " + id)),
                 "progress names the job while it waits: " + progress);
+
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (updates.stream().noneMatch(u -> u.uri().equals("nvidb://jobs/" + id)
+                && ((McpSchema.TextResourceContents) u).text().contains("\"completed\"")) && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertTrue(updates.stream().anyMatch(u -> u.uri().equals("nvidb://jobs/" + id)),
+                "the subscription told of the job's change: " + updates);
 
         assertEquals("hello\n", doc(call(c, "logs", Map.of("id", id))).path("log").asText());
         assertEquals("oops\n", doc(call(c, "logs", Map.of("id", String.valueOf(id), "stderr", true))).path("log").asText());

@@ -29,6 +29,7 @@ import nvidb.core.view.LaneView;
 import nvidb.core.view.NodeView;
 import nvidb.core.view.QueueDocuments;
 import nvidb.core.view.StatusDocument;
+import nvidb.core.view.StatusSummary;
 import nvidb.core.view.SweepDocuments;
 import nvidb.core.view.TickView;
 import org.junit.jupiter.api.Test;
@@ -84,9 +85,10 @@ class JsonWarmUpTest {
                         TickView.Ran.class, TickView.Finished.class, TickView.Dispatched.class, TickView.AlertRef.class,
                         TickView.Delivery.class, TickView.Held.class),
                 derived(JobSubmit.class));
-        // The status document, the records of its lists, then those of theirs.
-        assertEquals(names(StatusDocument.class, NodeView.class, LaneView.Detail.class, JobView.class,
-                        AlertView.Listed.class, NodeView.Gpu.class, AlertView.Delivery.class, NodeView.Process.class),
+        // The summary (--summary), the status document, the records of its lists, then those of theirs.
+        assertEquals(names(StatusSummary.class, StatusDocument.class, NodeView.class, AlertView.Listed.class,
+                        LaneView.Detail.class, JobView.class, NodeView.Gpu.class, AlertView.Delivery.class,
+                        NodeView.Process.class),
                 derived(QueueStatus.class));
         // Its jobs are a JobStream, written by its own serialiser, which builds JobView's with the listing's.
         assertEquals(names(JobListing.class), derived(JobList.class));
