@@ -41,6 +41,13 @@ final class WebFixture implements AutoCloseable {
         return this;
     }
 
+    /** As {@link #start}, also serving {@code /mcp} and the submit routes, as {@code queue web} does. */
+    WebFixture startWithSubmits(String listen) throws IOException {
+        server = Web.start(new Web.Options(listen, cli.nvidbHome(), false), owner::openAccess,
+                new nvidb.cli.commands.CliToolParameters());
+        return this;
+    }
+
     String token() throws IOException {
         return Files.readString(cli.nvidbHome().resolve("web.token")).strip();
     }

@@ -10,9 +10,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code job submit} loads no class of the web module and none of the JDK's HTTP server: they
- * load only for {@code queue web} and the daemon (WebRules keeps the code so; this checks a real
- * JVM's class loading).
+ * {@code job submit} loads no class of the web module, none of the JDK's HTTP server and none of
+ * the MCP server or its SDK (Reactor included): they load only for {@code queue web}, the daemon
+ * and {@code nvidb mcp} (WebRules and McpRules keep the code so; this checks a real JVM's class
+ * loading).
  */
 class WebIsolationTest {
     @TempDir
@@ -33,7 +34,9 @@ class WebIsolationTest {
         List<String> loaded = Files.readAllLines(log);
         assertTrue(loaded.stream().anyMatch(l -> l.startsWith("nvidb.cli.commands.JobSubmit ")), "the log lists classes");
         List<String> web = loaded.stream().filter(l -> l.startsWith("nvidb.web.") || l.startsWith("com.sun.net.httpserver.")
-                || l.startsWith("sun.net.httpserver.") || l.startsWith("nvidb.cli.web.")).toList();
+                || l.startsWith("sun.net.httpserver.") || l.startsWith("nvidb.cli.web.") || l.startsWith("nvidb.mcp.")
+                || l.startsWith("io.modelcontextprotocol.") || l.startsWith("reactor.")
+                || l.startsWith("org.reactivestreams.")).toList();
         assertEquals(List.of(), web);
     }
 }

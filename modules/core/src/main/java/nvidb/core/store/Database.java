@@ -11,7 +11,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.ReentrantLock;
 import nvidb.core.api.NvidbException;
 import nvidb.core.api.Times;
 
@@ -28,7 +30,18 @@ public final class Database implements AutoCloseable {
     static final int BUSY_TIMEOUT_MS = 30_000;
     private static final int OPEN_ATTEMPTS = 200;
 
+    /**
+     * One writer at a time per file within this process. Without it, two threads of one server
+     * (the web's virtual threads) each wait for SQLite's lock inside the native busy handler,
+     * which pins their carrier: with every carrier pinned, the thread that holds the lock cannot
+     * run to commit, and each waits out its busy timeout. A Java lock parks a virtual thread
+     * instead; SQLite's lock still orders this process against the others.
+     */
+    private static final ConcurrentHashMap<Path, ReentrantLock> WRITERS =
+            new ConcurrentHashMap<>();
+
     private final Path path;
+    private final ReentrantLock writer;
     private final Connection connection;
     /** What to do about a damaged database: QueueService names the newest backup. */
     private final java.util.function.Supplier<String> recovery;
@@ -37,6 +50,8 @@ public final class Database implements AutoCloseable {
 
     private Database(Path path, Connection connection, java.util.function.Supplier<String> recovery) {
         this.path = path;
+        this.writer = WRITERS.computeIfAbsent(path.toAbsolutePath().normalize(),
+                p -> new ReentrantLock());
         this.connection = connection;
         this.recovery = recovery;
     }
@@ -165,6 +180,15 @@ public final class Database implements AutoCloseable {
         if (depth > 0) {
             return runNested(work);
         }
+        writer.lock();
+        try {
+            return writeLocked(work);
+        } finally {
+            writer.unlock();
+        }
+    }
+
+    private <T> T writeLocked(Work<T> work) {
         try {
             retryBusy(() -> {
                 try (Statement s = connection.createStatement()) {
