@@ -46,6 +46,13 @@ public interface Queue extends AutoCloseable {
      */
     Optional<DaemonInfo> daemon();
 
+    /**
+     * SQLite's {@code data_version} on this queue's connection: it changes whenever another
+     * process commits to the database, never for this queue's own writes. A look that finds it
+     * unchanged, after no pass of its own, can skip reading again.
+     */
+    long dataVersion();
+
     /** Submitting, cancelling, requeueing, releasing and purging jobs; acknowledging alerts. */
     JobCommands jobCommands();
 

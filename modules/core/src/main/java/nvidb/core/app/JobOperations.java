@@ -182,7 +182,8 @@ public final class JobOperations {
     /**
      * Waits until every one of {@code ids} (each must exist) has ended, {@code timeoutSeconds} run
      * out (null or 0: no limit) or an interrupt comes: a look every {@link #POLL}, after which
-     * {@code stillGoing} is told of the first job still going. The first look's pass is as
+     * {@code stillGoing} is told of the first job still going (the same object again when nothing
+     * was read anew: the database had not changed). The first look's pass is as
      * {@code firstPass} says (the command's {@code --tick}/{@code --no-tick}), the later ones' when
      * due, or none at all after {@code --no-tick} (a daemon, or another client, moves the jobs on).
      * An interrupt is consumed here: reading the jobs, and their logs after, must still work.
@@ -194,20 +195,29 @@ public final class JobOperations {
         }
         Instant deadline = timeoutSeconds == null || timeoutSeconds <= 0 ? null : Instant.now().plusSeconds(timeoutSeconds);
         TickMode mode = firstPass;
+        List<Job> jobs = null;
+        long seen = 0;
         while (true) {
             try {
                 app.tick(caller, mode);
-                mode = firstPass == TickMode.NONE ? TickMode.NONE : TickMode.AUTO;
             } catch (NvidbException e) {
                 if (e.code() != ErrorCode.INTERRUPTED) {
                     throw e;
                 }
                 return interrupted(ids);
             }
-            List<Job> jobs = queue().jobQueries().jobsById(ids);
-            if (jobs.size() != ids.stream().distinct().count()) {
+            // With no pass of its own (--no-tick: a daemon moves the jobs on), a look at an unchanged
+            // database reads nothing again: an idle wait on many jobs costs one PRAGMA per look.
+            long version = queue().dataVersion();
+            if (jobs == null || mode != TickMode.NONE || version != seen) {
+                jobs = queue().jobQueries().jobsById(ids);
+                seen = version;
+            }
+            mode = firstPass == TickMode.NONE ? TickMode.NONE : TickMode.AUTO;
+            List<Job> found = jobs;
+            if (found.size() != ids.stream().distinct().count()) {
                 throw NvidbException.notFound("job(s) disappeared while waiting: "
-                        + ids.stream().filter(id -> jobs.stream().noneMatch(j -> j.id() == id)).toList());
+                        + ids.stream().filter(id -> found.stream().noneMatch(j -> j.id() == id)).toList());
             }
             Waited o = new Waited(jobs, false, false, items(ids, jobs));
             if (o.allDone()) {

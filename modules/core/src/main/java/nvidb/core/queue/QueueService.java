@@ -181,6 +181,7 @@ public final class QueueService implements Queue {
      * Changes whenever another process commits to the database; this queue's own writes (its
      * passes, the daemon's registration) leave it alone, so a daemon does not wake itself.
      */
+    @Override
     public long dataVersion() {
         return store.db.dataVersion();
     }
