@@ -79,9 +79,10 @@ class JsonWarmUpTest {
                         TickView.Disabled.class, TickView.Ran.class, TickView.Finished.class, TickView.Dispatched.class,
                         TickView.AlertRef.class, TickView.Delivery.class, TickView.Held.class),
                 derived(JobCancel.class));
-        // Submitted; its tick is a TickView, a sealed interface: Jackson finds each record's serialiser
+        // Previewed (--dry-run), Submitted; its tick is a TickView, a sealed interface: Jackson finds each record's serialiser
         // when it writes one, so they are all prepared, with the records of Ran's lists.
-        assertEquals(names(JobDocuments.Submitted.class, TickView.NotNeeded.class, TickView.Disabled.class,
+        assertEquals(names(JobDocuments.Previewed.class, JobDocuments.Submitted.class, TickView.NotNeeded.class,
+                        TickView.Disabled.class,
                         TickView.Ran.class, TickView.Finished.class, TickView.Dispatched.class, TickView.AlertRef.class,
                         TickView.Delivery.class, TickView.Held.class),
                 derived(JobSubmit.class));

@@ -14,6 +14,7 @@ import nvidb.core.app.Acted;
 import nvidb.core.app.JobOperations;
 import nvidb.core.app.NoteChange;
 import nvidb.core.app.PriorityChange;
+import nvidb.core.api.SubmitRequest;
 import nvidb.core.app.SubmitInput;
 import nvidb.core.view.JobDocuments;
 import nvidb.core.view.JobView;
@@ -38,15 +39,20 @@ final class JobTools {
                 a.integer("timeout", null), a.integer("retries", 0), a.string("workdir"), a.strings("env"),
                 a.integer("priority", 0), a.strings("tag"), script == null ? null : Path.of(script),
                 submitter != null ? submitter : c.caller().submitter(), a.string("idempotency_key"),
-                a.flag("no_burst"), a.strings("command"));
+                a.flag("no_burst"), a.integer("oom_retry", null), a.strings("command"));
     }
 
     static ToolOutcome submit(ToolCall c) {
         SubmitInput input = submitInput(c);
         List<String> words = input.words();
         JobOperations ops = c.app().jobOps();
-        JobDocuments.Submitted s = ops.submit(c.caller(), input.request(ops, c.caller(),
-                words.size() == 1 ? words.getFirst() : ShellQuote.join(words)), c.afterTick());
+        SubmitRequest request = input.request(ops, c.caller(), words.size() == 1 ? words.getFirst() : ShellQuote.join(words));
+        if (c.args().flag("dry_run")) {
+            JobDocuments.Previewed p = ops.preview(c.caller(), request);
+            return ToolOutcome.ok(p, "dry run: would reserve " + p.vram() + " per GPU (" + p.vramSource().path("kind").asText()
+                    + "); nothing was submitted");
+        }
+        JobDocuments.Submitted s = ops.submit(c.caller(), request, c.afterTick());
         boolean waitForIt = c.args().flag("wait");
         Integer waitTimeout = c.args().integer("wait_timeout", null);
         if (waitForIt && !JobState.fromLabel(s.job().state()).terminal()) {

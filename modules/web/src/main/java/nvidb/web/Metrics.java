@@ -60,6 +60,8 @@ final class Metrics {
         for (JobState s : JobState.values()) {
             t.sample("nvidb_jobs", Map.of("state", s.label()), counts.getOrDefault(s.label(), 0L));
         }
+        t.help("nvidb_jobs_idle", "gauge", "running jobs whose GPUs have sat idle for queue.idle_after");
+        t.sample("nvidb_jobs_idle", Map.of(), app.idleJobs(caller));
         List<History.QueueSample> recent = app.queueSamples(caller, History.Range.HOUR);
         t.help("nvidb_oldest_pending_seconds", "gauge", "how long the oldest pending job had waited at the last pass");
         t.sample("nvidb_oldest_pending_seconds", Map.of(), recent.isEmpty() ? 0 : recent.getLast().oldestWaitS());

@@ -10,6 +10,7 @@ import nvidb.core.app.JobOperations;
 import nvidb.core.app.SubmitInput;
 import nvidb.core.view.JobDocuments;
 import nvidb.core.view.JobView;
+import nvidb.core.view.VramSources;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -27,6 +28,9 @@ public final class JobSubmit extends BaseCommand {
     @Option(names = "--wait-timeout", paramLabel = "SECONDS", description = "Stop waiting after this long (exit 2).")
     Integer waitTimeout;
 
+    @Option(names = "--dry-run", description = "Make every check and say what it would reserve (with --vram auto: the learned figure and its source); queue nothing.")
+    boolean dryRun;
+
     @Mixin
     NoTickOption tick;
 
@@ -39,6 +43,9 @@ public final class JobSubmit extends BaseCommand {
         List<String> words = input.words();
         JobOperations ops = ctx().app().jobOps();
         SubmitRequest request = input.request(ops, ctx().caller(), words.size() == 1 ? words.getFirst() : ShellQuote.join(words));
+        if (dryRun) {
+            return preview(ops.preview(ctx().caller(), request));
+        }
         JobDocuments.Submitted s = ops.submit(ctx().caller(), request, tick.after());
         JobOperations.Waited waited = null;
         if (waitForIt) {
@@ -64,6 +71,16 @@ public final class JobSubmit extends BaseCommand {
             return waited != null ? Waiting.exitCode(waited) : state(job) == JobState.COMPLETED ? 0 : 1;
         }
         return state(job) == JobState.FAILED ? 1 : 0;
+    }
+
+    private int preview(JobDocuments.Previewed p) {
+        if (json()) {
+            out().document(p);
+        } else {
+            out().line("dry run: would reserve " + p.vram() + " per GPU (" + VramSources.describe(p.vramSource()) + ")");
+            out().line("  nothing was submitted");
+        }
+        return 0;
     }
 
     private static JobState state(JobView job) {

@@ -11,7 +11,7 @@ public final class SubmitOptions {
     @Option(names = {"-n", "--name"}, description = "A label for the job (a sweep's runs are NAME-0, NAME-1, …).")
     String name;
 
-    @Option(names = "--vram", paramLabel = "SIZE", converter = NonBlank.class, description = "VRAM to reserve per GPU (20G, 512M, 20480). Default: queue.default_vram.")
+    @Option(names = "--vram", paramLabel = "SIZE|auto", converter = NonBlank.class, description = "VRAM to reserve per GPU (20G, 512M, 20480), or auto: learned from the peaks of its earlier runs (same name, sweep or command). Default: queue.default_vram.")
     String vram;
 
     @Option(names = "--gpus", paramLabel = "N", description = "GPUs required (default 1; 0 for CPU-only work).")
@@ -64,12 +64,15 @@ public final class SubmitOptions {
             description = "A second submit with the same key returns the first job (or sweep) instead of creating another.")
     String idempotencyKey;
 
+    @Option(names = "--oom-retry", paramLabel = "N", description = "After running out of GPU memory, requeue with a larger reservation up to N times (default: queue.oom_retry, 1).")
+    Integer oomRetry;
+
     @Option(names = "--no-burst", description = "Keep the job on the workstations: never overflow it to a Slurm node (burst: true).")
     boolean noBurst;
 
     /** These options as the application layer takes them, with {@code command} as the command's words. */
     SubmitInput input(List<String> command) {
         return new SubmitInput(name, vram, gpus, node, lane, at, note, after, afterAny, timeout, retries, workdir, env,
-                priority, tags, script, submitter, idempotencyKey, noBurst, command);
+                priority, tags, script, submitter, idempotencyKey, noBurst, oomRetry, command);
     }
 }

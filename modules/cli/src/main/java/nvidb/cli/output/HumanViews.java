@@ -11,6 +11,9 @@ import nvidb.core.api.Json;
 import nvidb.core.api.Sizes;
 import nvidb.core.api.TickSummary;
 import nvidb.core.api.Times;
+import nvidb.core.view.JobUsage;
+import nvidb.core.view.StoredJson;
+import nvidb.core.view.VramSources;
 
 /** The readable forms: tables and the detail page of a job. */
 public final class HumanViews {
@@ -123,7 +126,15 @@ public final class HumanViews {
             placement.append(" lane=").append(j.lane());
         }
         field(sb, "placement", placement.toString());
-        field(sb, "vram used", j.gpuMemMb() == null ? "-" : Sizes.format((long) j.gpuMemMb()));
+        field(sb, "vram used", (j.gpuMemMb() == null ? "-" : Sizes.format((long) j.gpuMemMb()))
+                + JobUsage.measured(j));
+        String source = VramSources.describe(StoredJson.parsed(j.learned().vramSource()));
+        if (!source.isEmpty()) {
+            field(sb, "vram from", source);
+        }
+        if (j.learned().failure() != null) {
+            field(sb, "failure", j.learned().failure());
+        }
         field(sb, "timing", "created=" + iso(j.createdAt()) + " started=" + iso(j.startedAt()) + " finished="
                 + iso(j.finishedAt()));
         field(sb, "elapsed", Times.duration(j.elapsedSeconds(now)));

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import nvidb.core.api.Sizes;
 import nvidb.core.api.Sweeps;
 import nvidb.core.api.Times;
 import nvidb.core.app.SweepOperations;
@@ -45,7 +46,7 @@ public final class SweepViews {
         Sweeps.Sweep s = d.summary().sweep();
         List<String> headers = new ArrayList<>(List.of("", "IDX", "JOB"));
         headers.addAll(s.params());
-        headers.addAll(List.of("STATE", "RC", "ELAPSED", "STATUS"));
+        headers.addAll(List.of("STATE", "RC", "ELAPSED", "VRAM", "PEAK", "STATUS"));
         headers.addAll(d.columns());
         Table t = new Table(headers.toArray(String[]::new));
         for (Sweeps.Row r : SweepOperations.limited(d.rows(), limit)) {
@@ -60,6 +61,8 @@ public final class SweepViews {
             cells.add(j.state());
             cells.add(j.exitCode() == null ? "-" : j.exitCode());
             cells.add(Times.duration(j.elapsedSeconds(now)));
+            cells.add(j.vramMb() == null || j.vramMb() == 0 ? "-" : Sizes.format(j.vramMb()));
+            cells.add(j.peakVramMb() == null ? "-" : Sizes.format((long) j.peakVramMb()));
             cells.add(j.progress() == null ? "-" : Table.clip(j.progress(), 30));
             for (String c : d.columns()) {
                 Double v = r.metrics().get(c);

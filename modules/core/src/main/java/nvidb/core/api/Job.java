@@ -48,7 +48,31 @@ public record Job(
         String progress,
         Instant progressAt,
         String heldReason,
-        String idempotencyKey) {
+        String idempotencyKey,
+        Learned learned) {
+
+    /**
+     * What the queue measured and learned of the job (schema 10).
+     *
+     * @param peakVramMb    the largest per-GPU memory any pass saw its processes hold, or null
+     * @param utilSum       the sum of its GPUs' utilisation over {@code utilSamples} looks
+     * @param idleSince     since when its GPUs have stayed at or under {@code queue.idle_util}, or null
+     * @param overrunAt     when its use was first seen beyond its reservation and margin, or null
+     * @param idleAlertedAt when its idle alert was raised, or null
+     * @param vramSource    where its reservation came from, as stored JSON ({@code {"kind": ...}}), or null
+     * @param failure       why it failed when that is known ({@code oom}, {@code killed}), or null
+     * @param oomRetry      how many times it may be requeued bigger after running out of GPU memory
+     * @param oomRetries    how many times it was
+     */
+    public record Learned(Integer peakVramMb, double utilSum, int utilSamples, Instant idleSince, Instant overrunAt,
+                          Instant idleAlertedAt, String vramSource, String failure, int oomRetry, int oomRetries) {
+        public static final Learned NONE = new Learned(null, 0, 0, null, null, null, null, null, 0, 0);
+
+        /** The mean of its GPUs' utilisation while it ran, to a tenth of a percent, or null before a look. */
+        public Double meanUtilPercent() {
+            return utilSamples == 0 ? null : Math.round(utilSum / utilSamples * 10) / 10.0;
+        }
+    }
 
     // The two orders are written out rather than built with Comparator.comparing(...).thenComparing:
     // the lambdas inside those JDK methods are made at run time, on every start (the AOT cache
@@ -71,8 +95,23 @@ public record Job(
         return byPriority != 0 ? byPriority : Long.compare(a.id(), b.id());
     };
 
+    /** A job of which nothing was measured or learned yet. */
+    public Job(long id, String name, JobState state, String command, String workdir, Map<String, String> env,
+               int priority, int gpus, long vramMb, String nodeConstraint, List<Long> dependsOn, List<Long> dependsAny,
+               Integer maxRuntimeS, String submitter, List<String> tags, Instant createdAt, Instant updatedAt,
+               Instant startedAt, Instant finishedAt, String node, List<Integer> gpuIds, String lane, Long laneSeq,
+               Integer remotePid, Integer remotePgid, String runDir, Integer exitCode, int attempt, int maxRetries,
+               String lastError, Instant heartbeatAt, Integer gpuMemMb, String resultJson, String notes,
+               String progress, Instant progressAt, String heldReason, String idempotencyKey) {
+        this(id, name, state, command, workdir, env, priority, gpus, vramMb, nodeConstraint, dependsOn, dependsAny,
+                maxRuntimeS, submitter, tags, createdAt, updatedAt, startedAt, finishedAt, node, gpuIds, lane, laneSeq,
+                remotePid, remotePgid, runDir, exitCode, attempt, maxRetries, lastError, heartbeatAt, gpuMemMb,
+                resultJson, notes, progress, progressAt, heldReason, idempotencyKey, Learned.NONE);
+    }
+
     public Job {
         Objects.requireNonNull(state, "state");
+        learned = learned == null ? Learned.NONE : learned;
         Objects.requireNonNull(command, "command");
         name = name == null ? "" : name;
         env = env == null ? Map.of() : env;

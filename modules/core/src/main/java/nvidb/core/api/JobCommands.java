@@ -14,6 +14,15 @@ public interface JobCommands {
 
     Submitted submit(SubmitRequest r, TickMode after);
 
+    /**
+     * What a submit would make, with every check it makes, queueing nothing ({@code --dry-run}):
+     * the reservation and where it came from ({@code vramSource}, stored JSON), the node and lane.
+     */
+    record Preview(long vramMb, String vramSource, String node, String lane, String submitter, int oomRetry) {
+    }
+
+    Preview preview(SubmitRequest r);
+
     /** One id's outcome; {@code state} is the job's state afterwards, null when there is no such job. */
     record Released(long id, boolean released, String reason, List<Long> dropped, String state) {
     }

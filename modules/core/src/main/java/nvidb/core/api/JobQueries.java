@@ -57,6 +57,9 @@ public interface JobQueries {
 
     Map<String, Long> countsByState();
 
+    /** Running jobs whose GPUs have sat idle for {@code queue.idle_after} or longer (0 when that is off). */
+    int idleJobs();
+
     /** The last {@code lines} lines of a job's stdout or stderr, read from its node. */
     String logs(long id, boolean stderr, int lines);
 }

@@ -71,7 +71,7 @@ public interface Sweeps {
      *              once the job is gone
      */
     record RunStatus(String state, Integer exitCode, Instant startedAt, Instant finishedAt, String progress,
-                     String resultJson) {
+                     String resultJson, Long vramMb, Integer peakVramMb, Double meanUtilPercent) {
         /** As {@link Job#elapsedSeconds}: start to finish, or to {@code now} while running; null before a start. */
         public Double elapsedSeconds(Instant now) {
             if (startedAt == null) {

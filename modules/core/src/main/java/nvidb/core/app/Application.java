@@ -197,6 +197,11 @@ public final class Application {
     }
 
     /** How many jobs are in each state, by the state's label. */
+    /** Running jobs whose GPUs have sat idle for {@code queue.idle_after} ({@code /metrics}). */
+    public int idleJobs(Caller caller) {
+        return queue().jobQueries().idleJobs();
+    }
+
     public java.util.Map<String, Long> counts(Caller caller) {
         return queue().jobQueries().countsByState();
     }

@@ -56,6 +56,13 @@ public final class JobOperations {
                 null);
     }
 
+    /** {@code job submit --dry-run}: every check a submit makes and the reservation it would get; nothing is queued. */
+    public JobDocuments.Previewed preview(Caller caller, SubmitRequest request) {
+        JobCommands.Preview p = Application.as(caller, () -> queue().jobCommands().preview(request));
+        return new JobDocuments.Previewed(true, true, p.vramMb(), nvidb.core.api.Sizes.format(p.vramMb()),
+                nvidb.core.view.StoredJson.parsed(p.vramSource()), p.node(), p.lane(), p.submitter(), p.oomRetry());
+    }
+
     /**
      * {@code job submit --wait}: the submit's document with its job as the wait left it, and whether
      * an interrupt ended the wait ({@code waited} null: the job had ended before any wait).

@@ -25,7 +25,7 @@ import nvidb.core.api.SubmitRequest;
 public record SubmitInput(String name, String vram, int gpus, String node, String lane, String at, String note,
                           List<String> after, List<String> afterAny, Integer timeout, int retries, String workdir,
                           List<String> env, int priority, List<String> tags, Path script, String submitter,
-                          String idempotencyKey, boolean noBurst, List<String> command) {
+                          String idempotencyKey, boolean noBurst, Integer oomRetry, List<String> command) {
     public SubmitInput {
         after = List.copyOf(after);
         afterAny = List.copyOf(afterAny);
@@ -38,7 +38,7 @@ public record SubmitInput(String name, String vram, int gpus, String node, Strin
     public SubmitRequest request(JobOperations jobs, Caller caller, String commandLine) {
         return new SubmitRequest(name, commandLine, workdir, environment(), priority, gpus, vram, node, lane, at,
                 jobs.dependencies(caller, after), jobs.dependencies(caller, afterAny), timeout, retries, tags, submitter,
-                note, idempotencyKey, noBurst);
+                note, idempotencyKey, noBurst, oomRetry);
     }
 
     /**

@@ -132,7 +132,9 @@ public final class ConfigLoader {
     }
 
     private QueueSettings settings(ConfigSection q) {
-        q.requireKnownKeys(QUEUE_KEYS);
+        Set<String> known = new java.util.HashSet<>(QUEUE_KEYS);
+        known.addAll(LearningKeys.KEYS);
+        q.requireKnownKeys(known);
         QueueSettings d = QueueSettings.defaults();
         String placement = q.string("placement", d.placement());
         requireName(PluginKind.PLACEMENT, q, "placement", placement);
@@ -141,7 +143,7 @@ public final class ConfigLoader {
                 q.integer("max_jobs_per_gpu", d.maxJobsPerGpu(), 1),
                 q.integer("max_cpu_jobs_per_node", d.maxCpuJobsPerNode(), 0),
                 placement,
-                size(q, "default_vram", d.defaultVramMb()),
+                LearningKeys.defaultAuto(q) ? d.defaultVramMb() : size(q, "default_vram", d.defaultVramMb()),
                 q.number("tick_min_interval", d.tickMinInterval()),
                 q.integer("lock_ttl", d.lockTtl(), 0), // a floor: the lease lasts 60 s at least anyway
                 q.integer("probe_timeout", d.probeTimeout(), 1),
@@ -156,7 +158,8 @@ public final class ConfigLoader {
                 q.integer("burst_after", d.burstAfter(), 0),
                 backup(q.value("backup").orElse(null), d.backup()),
                 notify(q.value("notify").orElse(null)),
-                web(q.value("web").orElse(null)));
+                web(q.value("web").orElse(null)),
+                LearningKeys.read(q));
     }
 
     /**
@@ -295,7 +298,8 @@ public final class ConfigLoader {
             try {
                 return Sizes.parseMb(s);
             } catch (NvidbException e) {
-                throw v.error(m.key(name), "must be a size such as 512M or 20G, not '" + s + "'");
+                throw v.error(m.key(name), "must be a size such as 512M or 20G" + (name.equals("default_vram") ? ", or auto" : "")
+                        + ", not '" + s + "'");
             }
         }
         throw v.error(m.key(name), "must be a size such as 512M or 20G, not " + v.describe());

@@ -78,6 +78,31 @@ public final class JobCommandService implements JobCommands {
     }
 
     @Override
+    public Preview preview(SubmitRequest r) {
+        Submission.check(r, true);
+        Preview[] seen = new Preview[1];
+        try {
+            store.db.write(() -> {
+                Submission.Prepared p = submission.prepare(r); // may create a lane: rolled back below
+                Submission.Sized sized = submission.size(p, r.name(), r.command(), null);
+                seen[0] = new Preview(sized.vramMb(), sized.sizing().vramSource(), p.node(), p.lane(), p.submitter(),
+                        p.oomRetry());
+                throw new NothingKept();
+            });
+        } catch (NothingKept expected) {
+            // rolled back: a preview writes nothing
+        }
+        return seen[0];
+    }
+
+    /** Ends a preview's transaction, so that it rolls back. */
+    private static final class NothingKept extends RuntimeException {
+        NothingKept() {
+            super(null, null, false, false);
+        }
+    }
+
+    @Override
     public ReleaseResult release(List<Long> ids, TickMode after) {
         List<Released> results = new ArrayList<>();
         for (long id : ids) {

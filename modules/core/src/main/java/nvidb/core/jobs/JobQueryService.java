@@ -80,6 +80,12 @@ public final class JobQueryService implements JobQueries {
     }
 
     @Override
+    public int idleJobs() {
+        int after = ctx.config().settings().learning().idleAfterSeconds();
+        return after <= 0 ? 0 : store.db.read(() -> store.usage.idleRunning(java.time.Instant.now().minusSeconds(after)));
+    }
+
+    @Override
     public String logs(long id, boolean stderr, int lines) {
         if (lines < 1) {
             throw NvidbException.usage("-n takes a number of lines ≥ 1");

@@ -12,8 +12,10 @@ import nvidb.core.api.Sizes;
 import nvidb.core.api.SubmitRequest;
 import nvidb.core.api.Times;
 import nvidb.core.config.NvidbPaths;
+import nvidb.core.config.QueueSettings;
 import nvidb.core.lanes.Lanes;
 import nvidb.core.operation.ServiceContext;
+import nvidb.core.scheduler.VramSizing;
 import nvidb.core.store.JobRepository;
 import nvidb.core.store.Store;
 import nvidb.core.util.Submitter;
@@ -36,8 +38,22 @@ public final class Submission {
         this.store = ctx.store();
     }
 
-    /** A request checked and resolved: what each job made of it shares. */
-    public record Prepared(SubmitRequest request, long vramMb, String submitter, String node, String lane) {
+    /**
+     * A request checked and resolved: what each job made of it shares.
+     *
+     * @param vramMb    its reservation, unless {@code auto}
+     * @param vramKind  where {@code vramMb} came from ({@code explicit}, {@code default}), or null for {@code auto}
+     * @param oomRetry  how many out-of-memory retries each job may make
+     */
+    public record Prepared(SubmitRequest request, long vramMb, String vramKind, String submitter, String node,
+                           String lane, int oomRetry) {
+        public boolean auto() {
+            return vramKind == null;
+        }
+    }
+
+    /** The reservation one job of a request gets, and what it is known by for learning. */
+    public record Sized(long vramMb, JobRepository.Sizing sizing) {
     }
 
     /** The checks that need no database: bad input is refused before any transaction. */
@@ -60,6 +76,9 @@ public final class Submission {
                         + "(letters, digits and _, not starting with a digit)");
             }
         }
+        if (r.oomRetry() != null && r.oomRetry() < 0) {
+            throw NvidbException.usage("--oom-retry cannot be negative, not " + r.oomRetry());
+        }
         if (r.idempotencyKey() != null && r.idempotencyKey().isBlank()) {
             throw NvidbException.usage("--idempotency-key must not be empty");
         }
@@ -67,7 +86,10 @@ public final class Submission {
 
     /** Resolves the node, the lane (created on first use) and the rest; inside a write transaction. */
     public Prepared prepare(SubmitRequest r) {
-        long vram = r.vram() == null ? ctx.config().settings().defaultVramMb() : Sizes.parseMb(r.vram());
+        QueueSettings settings = ctx.config().settings();
+        boolean auto = r.autoVram() || (r.vram() == null && settings.learning().defaultAuto());
+        long vram = auto ? 0 : r.vram() == null ? settings.defaultVramMb() : Sizes.parseMb(r.vram());
+        String vramKind = auto ? null : r.vram() == null ? "default" : "explicit";
         String submitter = r.submitter() != null && !r.submitter().isBlank() ? r.submitter() : Submitter.of(ctx.env());
         String node = r.node() == null ? null : resolveSubmitNode(r.node());
         String lane = null;
@@ -88,7 +110,8 @@ public final class Submission {
         }
         ctx.requireJobsExist(r.after());
         ctx.requireJobsExist(r.afterAny());
-        return new Prepared(r, vram, submitter, node, lane);
+        return new Prepared(r, vram, vramKind, submitter, node, lane,
+                r.oomRetry() != null ? r.oomRetry() : settings.learning().oomRetry());
     }
 
     /**
@@ -103,10 +126,11 @@ public final class Submission {
         SubmitRequest r = p.request();
         Long laneSeq = p.lane() == null ? null : store.lanes.nextSeq(p.lane());
         String label = name != null && !name.isEmpty() ? name : truncate(command, 80);
+        Sized sized = size(p, name, command, null);
         long id = ctx.lifecycle().submit(new JobRepository.NewJob(name == null ? "" : name, command,
-                workdir(r), env(r, extraEnv), r.priority(), r.gpus(), p.vramMb(), p.node(), r.after(),
+                workdir(r), env(r, extraEnv), r.priority(), r.gpus(), sized.vramMb(), p.node(), r.after(),
                 r.afterAny(), r.timeoutSeconds(), p.submitter(), r.tags(), p.lane(), laneSeq, r.retries(),
-                blankToNull(r.note()), idempotencyKey), label, Times.now());
+                blankToNull(r.note()), idempotencyKey, sized.sizing()), label, Times.now());
         if (p.lane() != null && at != null) {
             Lanes.of(ctx).move(id, p.lane(), at, Times.now());
         }
@@ -114,6 +138,26 @@ public final class Submission {
             store.batch.noBurst(id, Times.now());
         }
         return id;
+    }
+
+    /**
+     * The reservation of one job of {@code p} named {@code name} running {@code command} (a run of
+     * sweep {@code sweepId}, or null): as given, or learned from its family ({@code --vram auto}).
+     */
+    public Sized size(Prepared p, String name, String command, Long sweepId) {
+        String nameFamily = VramSizing.nameFamily(name);
+        String commandFamily = VramSizing.commandFamily(command);
+        long vram = p.vramMb();
+        String source;
+        if (p.auto()) {
+            VramSizing.Choice choice = new VramSizing(store, ctx.config().settings()).auto(p.request().gpus(), nameFamily,
+                    sweepId, commandFamily, p.node());
+            vram = choice.vramMb();
+            source = choice.source();
+        } else {
+            source = VramSizing.source(p.vramKind());
+        }
+        return new Sized(vram, new JobRepository.Sizing(source, nameFamily, commandFamily, p.oomRetry()));
     }
 
     /** {@code --workdir} with {@code ~} expanded to the submitting user's home. */

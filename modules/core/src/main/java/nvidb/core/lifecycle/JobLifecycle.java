@@ -83,7 +83,8 @@ public final class JobLifecycle {
     public Job requeue(long id, Instant now) {
         return store.db.write(() -> {
             Job job = current(id, Transition.REQUEUE);
-            JobChanges reset = cleared().exitCode(null).finishedAt(null).gpuMemMb(null).lastError(null).heldReason(null);
+            JobChanges reset = cleared().exitCode(null).finishedAt(null).gpuMemMb(null).lastError(null).heldReason(null)
+                    .failure(null);
             if (job.lane() != null) {
                 reset.laneSeq(store.lanes.nextSeq(job.lane()));
             }
@@ -171,7 +172,13 @@ public final class JobLifecycle {
     public Applied finish(long id, Moves.Exit e, Instant now) {
         return store.db.write(() -> {
             Job job = current(id, Transition.FINISH);
+            if (OutOfMemory.retries(job, e)) {
+                current(id, Transition.OOM_RETRY);
+                AlertRef retried = OutOfMemory.retry(store, job, e.oom(), now);
+                return new Applied(reread(id), retried);
+            }
             JobState state = e.exitCode() == 0 ? JobState.COMPLETED : JobState.FAILED;
+            String failure = state == JobState.FAILED ? OutOfMemory.failure(e) : null;
             JobChanges changes = progress(job, e.status(), now).state(state).exitCode(e.exitCode())
                     .finishedAt(e.finishedAt()).heartbeatAt(now);
             if (e.result() != null) {
@@ -184,13 +191,20 @@ public final class JobLifecycle {
             } else {
                 changes.lastError(null);
             }
-            store.jobs.update(id, changes, now);
-            store.events.append(now, EventKind.JOB_FINISHED, id, job.node(), state.label() + " (exit " + e.exitCode() + ")",
-                    Map.of("exit_code", e.exitCode(), "state", state.label()));
-            AlertRef alert = state == JobState.FAILED
-                    ? raise(now, AlertKind.JOB_FAILED, job, job.node(), label(job) + " failed with exit code " + e.exitCode(),
-                            e.tail())
-                    : null;
+            store.jobs.update(id, changes.failure(failure), now);
+            Map<String, Object> data = new LinkedHashMap<>();
+            data.put("exit_code", e.exitCode());
+            data.put("state", state.label());
+            if (failure != null) {
+                data.put("failure", failure);
+            }
+            store.events.append(now, EventKind.JOB_FINISHED, id, job.node(), state.label() + " (exit " + e.exitCode() + ")"
+                    + (failure == null ? "" : ", " + failure), data);
+            AlertRef alert = state != JobState.FAILED ? null
+                    : OutOfMemory.OOM.equals(failure) ? raise(now, AlertKind.JOB_OOM, job, job.node(),
+                            OutOfMemory.title(job, e), OutOfMemory.detail(e))
+                    : raise(now, AlertKind.JOB_FAILED, job, job.node(), label(job) + " failed with exit code " + e.exitCode()
+                            + (failure == null ? "" : " (" + failure + ")"), e.tail());
             return new Applied(reread(id), alert);
         });
     }
@@ -349,7 +363,7 @@ public final class JobLifecycle {
     }
 
     /** The placement and progress of a run, cleared when a job goes back to pending. */
-    private static JobChanges cleared() {
+    static JobChanges cleared() {
         return new JobChanges().state(JobState.PENDING).node(null).gpuIds(List.of()).remotePid(null).remotePgid(null)
                 .runDir(null).startedAt(null).heartbeatAt(null).progress(null, null);
     }

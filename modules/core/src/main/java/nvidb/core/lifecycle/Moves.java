@@ -36,8 +36,23 @@ public final class Moves {
      * @param result the stored JSON of {@code result.json}, or null to keep what a client set
      * @param tail   the end of its output, for the alert of a failure; may be null
      * @param status the last line of its status file when it changed, else null
+     * @param oom    what its stderr said of running out of GPU memory, or null when it said nothing
      */
-    public record Exit(int exitCode, Instant finishedAt, String result, String tail, String status) {
+    public record Exit(int exitCode, Instant finishedAt, String result, String tail, String status, OutOfMemory oom) {
+        public Exit(int exitCode, Instant finishedAt, String result, String tail, String status) {
+            this(exitCode, finishedAt, result, tail, status, null);
+        }
+    }
+
+    /**
+     * A failed job's stderr held an out-of-memory signature.
+     *
+     * @param line      the line that held it
+     * @param raiseToMb the reservation a retry would get (the scheduler's sizing), or null when
+     *                  no GPU could hold more than the job has now
+     * @param largestMb the most a GPU could hold for it, for the message when none could hold more
+     */
+    public record OutOfMemory(String line, Long raiseToMb, long largestMb) {
     }
 
     /**

@@ -36,6 +36,11 @@ public enum Transition {
             JobState.LOST)),
     /** A batch system (Slurm) preempted the job: it waits again, without spending a retry. */
     PREEMPT("sent back to waiting", EnumSet.of(JobState.PENDING, JobState.RUNNING)),
+    /**
+     * A job that ran out of GPU memory waits again, with a larger reservation, while it has
+     * {@code --oom-retry} retries left (its {@code --retries} are not spent).
+     */
+    OOM_RETRY("requeued with more GPU memory", EnumSet.of(JobState.RUNNING)),
     /** A running job whose process vanished goes back to pending while it has retries left. */
     RETRY("retried", EnumSet.of(JobState.RUNNING)),
     HOLD("held", EnumSet.of(JobState.PENDING)),

@@ -32,12 +32,24 @@ public final class NodeProbeScript {
 
     /** The probe's round trip ({@code probe.sh}): {@code gpuFragment} is the probe plugin's GPU section. */
     public String script(String gpuFragment, List<JobDir> jobs) {
+        return script(gpuFragment, jobs, List.of());
+    }
+
+    /**
+     * As {@link #script(String, List)}, also looking for {@code oomSignatures} (plain text, none
+     * blank) in the end of each failed job's stderr.
+     */
+    public String script(String gpuFragment, List<JobDir> jobs, List<String> oomSignatures) {
         List<String> args = new ArrayList<>();
         for (JobDir j : jobs) {
             args.add(String.valueOf(j.jobId()));
             args.add(j.runDir());
         }
-        return new NodeShell().set("m", marker).function("nvidb_gpu", gpuFragment).args(args).withLib("probe.sh");
+        NodeShell shell = new NodeShell().set("m", marker);
+        if (!oomSignatures.isEmpty()) {
+            shell.set("nvidb_oom", String.join("\n", oomSignatures));
+        }
+        return shell.function("nvidb_gpu", gpuFragment).args(args).withLib("probe.sh");
     }
 
     /** Splits what the script printed into a report; the GPU section is left to the probe plugin. */
@@ -86,7 +98,7 @@ public final class NodeProbeScript {
                     "1".equals(kv.get("alive")), rc, finished, longOrNull(kv.get("started")),
                     "1".equals(kv.get("session")), status == null ? null : status.strip(),
                     stripOne(sections.get("result " + id)), stripOne(sections.get("tail " + id)),
-                    longOrNull(kv.get("timed_out"))));
+                    longOrNull(kv.get("timed_out")), stripOne(sections.get("oom " + id))));
         }
         return new NodeReport(node.getOrDefault("kernel", ""), node.getOrDefault("home", ""), ps,
                 text(sections, "gpu"), jobs);

@@ -29,10 +29,18 @@ public record NodeReport(String kernel, String home, Map<Integer, ProcessRow> pr
      * @param result     result.json's text when the job has ended, else null
      * @param outputTail the tail of stderr (else stdout) of a job that ended badly
      * @param timedOutAfter the limit (s) a lane runner stopped the job for, or null
+     * @param oomLine    the line of the end of its stderr holding an out-of-memory signature, or null
      */
     public record JobDirState(long jobId, Integer pid, Integer pgid, boolean alive, Integer exitCode, Long finishedAt,
                               Long startedAt, boolean session, String status, String result, String outputTail,
-                              Long timedOutAfter) {
+                              Long timedOutAfter, String oomLine) {
+        /** A directory with no out-of-memory line found (or none looked for). */
+        public JobDirState(long jobId, Integer pid, Integer pgid, boolean alive, Integer exitCode, Long finishedAt,
+                           Long startedAt, boolean session, String status, String result, String outputTail,
+                           Long timedOutAfter) {
+            this(jobId, pid, pgid, alive, exitCode, finishedAt, startedAt, session, status, result, outputTail,
+                    timedOutAfter, null);
+        }
     }
 
     /** A probe report parsed by the plugin, kept next to the node's own facts. */

@@ -27,8 +27,19 @@ public final class Capacity {
     public record ProcessInfo(int pgid, String user, String command) {
     }
 
-    /** The GPUs of one node with the queue's share worked out, and each job's measured use. */
-    public record NodeCapacity(List<GpuState> gpus, Map<Long, Long> measuredByJob) {
+    /**
+     * The GPUs of one node with the queue's share worked out, each job's measured use (summed over
+     * its GPUs), and what one look saw of each running job.
+     */
+    public record NodeCapacity(List<GpuState> gpus, Map<Long, Long> measuredByJob, Map<Long, Sample> samples) {
+    }
+
+    /**
+     * One look at a running job: the most memory its processes held on any one of its GPUs (null
+     * when none was attributed to it: a blind probe, or no process yet), and its GPUs' mean
+     * utilisation (null when the probe reports none).
+     */
+    public record Sample(Long peakGpuMb, Double utilPercent) {
     }
 
     public static NodeCapacity account(String node, List<GpuSnapshot> snapshots, Map<Integer, ProcessInfo> processes,
@@ -44,6 +55,8 @@ public final class Capacity {
             }
         }
         Map<Long, Long> measuredByJob = new HashMap<>();
+        Map<Long, Long> peakByJob = new HashMap<>();
+        Map<Long, double[]> utilByJob = new HashMap<>();
         List<GpuState> out = new ArrayList<>();
         for (GpuSnapshot g : snapshots) {
             long reported = 0;
@@ -73,7 +86,17 @@ public final class Capacity {
             for (Job j : onGpu) {
                 reserved += Math.max(j.vramMb(), measuredHere.getOrDefault(j.id(), 0L));
             }
-            measuredHere.forEach((id, mb) -> measuredByJob.merge(id, mb, Long::sum));
+            measuredHere.forEach((id, mb) -> {
+                measuredByJob.merge(id, mb, Long::sum);
+                peakByJob.merge(id, mb, Math::max);
+            });
+            if (g.utilPercent() != null) {
+                for (Job j : onGpu) {
+                    double[] sumAndCount = utilByJob.computeIfAbsent(j.id(), k -> new double[2]);
+                    sumAndCount[0] += g.utilPercent();
+                    sumAndCount[1]++;
+                }
+            }
             long used = g.memUsedMb() == null ? 0 : g.memUsedMb();
             boolean blind = g.attribution() == Attribution.BLIND || (reported == 0 && !onGpu.isEmpty() && used > 0);
             long external = blind ? Math.max(0, used - reserved) : Math.max(0, used - ours);
@@ -87,7 +110,12 @@ public final class Capacity {
                     g.memUtilPercent(), g.temperatureC(), external, externalProcs, ours, reserved, onGpu.size(),
                     blind ? Attribution.BLIND.label() : Attribution.PROCESSES.label(), shown, free, now));
         }
-        return new NodeCapacity(out, measuredByJob);
+        Map<Long, Sample> samples = new HashMap<>();
+        for (Job j : runningHere) {
+            double[] util = utilByJob.get(j.id());
+            samples.put(j.id(), new Sample(peakByJob.get(j.id()), util == null ? null : util[0] / util[1]));
+        }
+        return new NodeCapacity(out, measuredByJob, samples);
     }
 
     private static long memMb(GpuState.GpuProcessView v) {

@@ -28,6 +28,7 @@ import nvidb.core.node.ConfiguredNode;
 import nvidb.core.node.NodeConnections;
 import nvidb.core.node.NodeProbeScript;
 import nvidb.core.node.NodeReport;
+import nvidb.core.node.OomSignatures;
 import nvidb.core.store.BatchRepository.BatchJob;
 import nvidb.core.store.OrphanRepository.Orphan;
 import nvidb.core.store.Store;
@@ -130,7 +131,8 @@ final class NodeRefreshPass {
             NodeProbeScript probeScript = new NodeProbeScript();
             List<NodeProbeScript.JobDir> dirs = Stream.concat(running.stream(), staged.stream())
                     .filter(j -> j.runDir() != null).map(j -> new NodeProbeScript.JobDir(j.id(), j.runDir())).toList();
-            String script = probeScript.script(nodes.scriptProbe(node.name()).script(), dirs);
+            String script = probeScript.script(nodes.scriptProbe(node.name()).script(), dirs,
+                    OomSignatures.with(config.settings().learning().oomSignatures()));
             ExecResult r = nodes.run(node.name(), script, Duration.ofSeconds(config.settings().probeTimeout()), true);
             NodeReport report;
             try {
@@ -228,11 +230,13 @@ final class NodeRefreshPass {
         store.db.write(() -> {
             store.gpus.replace(n.name(), capacity.gpus());
             store.history.recordGpus(now, capacity.gpus());
+            UsageWatch usage = new UsageWatch(store, config.settings().learning());
             for (Job j : stillRunning) {
                 Long measured = capacity.measuredByJob().get(j.id());
                 if (measured != null && !measured.equals(j.gpuMemMb() == null ? null : (long) j.gpuMemMb())) {
                     store.jobs.recordGpuMemory(j.id(), measured.intValue(), now);
                 }
+                usage.look(j, capacity.samples().get(j.id()), now, summary);
             }
             store.nodes.markUp(n.name(), now, o.gpus().error() == null ? null : Texts.truncate(o.gpus().error(), 300),
                     o.gpus().gpus().size());

@@ -56,6 +56,7 @@ public final class Scheduler {
     private final SettlePass settle;
     private final TimeoutPass timeouts;
     private final DependencyGatePass gate;
+    private final AutoVramPass autoVram;
     private final LaneStagingPass staging;
     private final LaneDispatchPass lanes;
     private final PoolDispatchPass pool;
@@ -73,7 +74,9 @@ public final class Scheduler {
         NodeKills kills = new NodeKills(nodes);
         Launcher launcher = new Launcher(config, nodes, lifecycle, kills);
         this.refresh = new NodeRefreshPass(store, config, nodes, kills);
-        this.settle = new SettlePass(store, lifecycle, launcher);
+        VramSizing sizing = new VramSizing(store, config.settings());
+        this.settle = new SettlePass(store, lifecycle, launcher, sizing);
+        this.autoVram = new AutoVramPass(store, sizing);
         this.timeouts = new TimeoutPass(store, lifecycle, kills);
         this.gate = new DependencyGatePass(store, lifecycle);
         this.staging = new LaneStagingPass(store, config, nodes, lifecycle, launcher, kills);
@@ -121,6 +124,7 @@ public final class Scheduler {
             timeouts.run(summary);
             Interruption.check();
             gate.run(summary);
+            autoVram.run();
             dispatch(homes, summary);
             store.db.write(() -> {
                 Instant end = Times.now();

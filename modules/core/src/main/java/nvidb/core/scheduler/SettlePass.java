@@ -25,11 +25,18 @@ final class SettlePass {
     private final Store store;
     private final JobLifecycle lifecycle;
     private final Launcher launcher;
+    /** Sizes the retry of a job that ran out of GPU memory; null never retries one (tests of other moves). */
+    private final VramSizing sizing;
 
     SettlePass(Store store, JobLifecycle lifecycle, Launcher launcher) {
+        this(store, lifecycle, launcher, null);
+    }
+
+    SettlePass(Store store, JobLifecycle lifecycle, Launcher launcher, VramSizing sizing) {
         this.store = store;
         this.lifecycle = lifecycle;
         this.launcher = launcher;
+        this.sizing = sizing;
     }
 
     /** Settles the observed node's jobs; returns those that still run there. */
@@ -98,7 +105,9 @@ final class SettlePass {
             summary.finished(job.id(), JobState.TIMEOUT.label(), dir.exitCode());
             return;
         }
-        Moves.Exit exit = new Moves.Exit(dir.exitCode(), finished, resultJson(dir.result()), tail, dir.status());
+        Moves.OutOfMemory oom = dir.oomLine() == null || dir.exitCode() == 0 ? null
+                : sizing != null ? sizing.outOfMemory(job, dir.oomLine()) : new Moves.OutOfMemory(dir.oomLine(), null, 0);
+        Moves.Exit exit = new Moves.Exit(dir.exitCode(), finished, resultJson(dir.result()), tail, dir.status(), oom);
         JobLifecycle.Applied done = lifecycle.finish(job.id(), exit, now);
         summary.finished(job.id(), done.job().state().label(), dir.exitCode());
         summary.alert(done.alert());

@@ -32,10 +32,24 @@ public final class GpuRepository {
             ORDER BY node, gpu_index, position
             """;
 
+    private static final String LARGEST = "SELECT MAX(mem_total_mb) FROM gpus WHERE ? IS NULL OR node = ?";
+
     private final Database db;
 
     public GpuRepository(Database db) {
         this.db = db;
+    }
+
+    /** The largest card's memory the last probes saw, on {@code node} or (null) anywhere; 0 when none is known. */
+    public long largestTotalMb(String node) {
+        return Rows.sql(() -> {
+            try (PreparedStatement ps = db.connection().prepareStatement(LARGEST)) {
+                Rows.bind(ps, node, node);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? rs.getLong(1) : 0L;
+                }
+            }
+        });
     }
 
     /** Replaces one node's rows with {@code gpus} (none: the node offers no GPU). */

@@ -91,6 +91,21 @@ public final class JobChanges {
         return set(Column.GPU_MEM_MB, mb);
     }
 
+    /** Its reservation per GPU and where that figure came from (stored JSON). */
+    public JobChanges vram(long mb, String source) {
+        return set(Column.VRAM_MB, mb).set(Column.VRAM_SOURCE, source);
+    }
+
+    /** Why it failed when that is known ({@code oom}, {@code killed}); null for none. */
+    public JobChanges failure(String failure) {
+        return set(Column.FAILURE, failure);
+    }
+
+    /** How many times it was requeued bigger after running out of GPU memory. */
+    public JobChanges oomRetries(int n) {
+        return set(Column.OOM_RETRIES, n);
+    }
+
     /** The last line of its status file and when it changed; both null to clear them. */
     public JobChanges progress(String status, Instant at) {
         return set(Column.PROGRESS, status).set(Column.PROGRESS_AT, at);

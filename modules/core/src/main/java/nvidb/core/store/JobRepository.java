@@ -23,8 +23,9 @@ public final class JobRepository {
 
     private static final String INSERT = """
             INSERT INTO jobs (name, command, workdir, state, priority, gpus, vram_mb, node_constraint, max_runtime_s,
-                              submitter, created_at, updated_at, lane, lane_seq, max_retries, notes, idempotency_key)
-            VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                              submitter, created_at, updated_at, lane, lane_seq, max_retries, notes, idempotency_key,
+                              vram_source, name_family, command_family, oom_retry)
+            VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """;
 
     private static final String DELETE = "DELETE FROM jobs WHERE id = ?";
@@ -42,7 +43,8 @@ public final class JobRepository {
         REMOTE_PID("remote_pid"), REMOTE_PGID("remote_pgid"), RUN_DIR("run_dir"), EXIT_CODE("exit_code"),
         ATTEMPT("attempt"), LAST_ERROR("last_error"), HEARTBEAT_AT("heartbeat_at"), GPU_MEM_MB("gpu_mem_mb"),
         RESULT("result"), NOTES("notes"), PROGRESS("progress"), PROGRESS_AT("progress_at"),
-        HELD_REASON("held_reason"), STARTED_BOOT_ID("started_boot_id"), STARTED_UPTIME_MS("started_uptime_ms");
+        HELD_REASON("held_reason"), STARTED_BOOT_ID("started_boot_id"), STARTED_UPTIME_MS("started_uptime_ms"),
+        VRAM_MB("vram_mb"), VRAM_SOURCE("vram_source"), FAILURE("failure"), OOM_RETRIES("oom_retries");
 
         final String sql;
 
@@ -65,7 +67,26 @@ public final class JobRepository {
     public record NewJob(String name, String command, String workdir, Map<String, String> env, int priority, int gpus,
                          long vramMb, String nodeConstraint, List<Long> dependsOn, List<Long> dependsAny,
                          Integer maxRuntimeS, String submitter, List<String> tags, String lane, Long laneSeq,
-                         int maxRetries, String notes, String idempotencyKey) {
+                         int maxRetries, String notes, String idempotencyKey, Sizing sizing) {
+        public NewJob {
+            sizing = sizing == null ? Sizing.NONE : sizing;
+        }
+
+        public NewJob(String name, String command, String workdir, Map<String, String> env, int priority, int gpus,
+                      long vramMb, String nodeConstraint, List<Long> dependsOn, List<Long> dependsAny,
+                      Integer maxRuntimeS, String submitter, List<String> tags, String lane, Long laneSeq,
+                      int maxRetries, String notes, String idempotencyKey) {
+            this(name, command, workdir, env, priority, gpus, vramMb, nodeConstraint, dependsOn, dependsAny, maxRuntimeS,
+                    submitter, tags, lane, laneSeq, maxRetries, notes, idempotencyKey, Sizing.NONE);
+        }
+    }
+
+    /**
+     * How a new job's reservation was chosen and what it learns from: {@code vramSource} as stored
+     * JSON, its two family keys, and its out-of-memory retries ({@code --oom-retry}).
+     */
+    public record Sizing(String vramSource, String nameFamily, String commandFamily, int oomRetry) {
+        public static final Sizing NONE = new Sizing(null, null, null, 0);
     }
 
     public long insert(NewJob j, Instant now) {
@@ -73,7 +94,8 @@ public final class JobRepository {
             try (PreparedStatement ps = c().prepareStatement(INSERT, Statement.RETURN_GENERATED_KEYS)) {
                 Rows.bind(ps, j.name(), j.command(), j.workdir(), j.priority(), j.gpus(), j.vramMb(), j.nodeConstraint(),
                         j.maxRuntimeS(), j.submitter(), now, now, j.lane(), j.laneSeq(), j.maxRetries(), j.notes(),
-                        j.idempotencyKey());
+                        j.idempotencyKey(), j.sizing().vramSource(), j.sizing().nameFamily(), j.sizing().commandFamily(),
+                        j.sizing().oomRetry());
                 ps.executeUpdate();
                 long id;
                 try (ResultSet keys = ps.getGeneratedKeys()) {

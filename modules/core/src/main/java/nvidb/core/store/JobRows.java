@@ -49,6 +49,17 @@ final class JobRows {
                 rs.getString("progress"),
                 Rows.instant(rs, "progress_at"),
                 rs.getString("held_reason"),
-                rs.getString("idempotency_key"));
+                rs.getString("idempotency_key"),
+                new Job.Learned(
+                        Rows.intOrNull(rs, "peak_vram_mb"),
+                        rs.getDouble("util_sum"),
+                        rs.getInt("util_samples"),
+                        Rows.instant(rs, "idle_since"),
+                        Rows.instant(rs, "overrun_at"),
+                        Rows.instant(rs, "idle_alerted_at"),
+                        rs.getString("vram_source"),
+                        rs.getString("failure"),
+                        rs.getInt("oom_retry"),
+                        rs.getInt("oom_retries")));
     }
 }

@@ -60,6 +60,8 @@ final class Rows {
                 ps.setLong(p, n);
             } else if (v instanceof String s) {
                 ps.setString(p, s);
+            } else if (v instanceof Double d) {
+                ps.setDouble(p, d);
             } else {
                 throw new IllegalArgumentException("cannot bind " + v.getClass().getName());
             }

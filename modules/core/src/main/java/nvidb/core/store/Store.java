@@ -16,6 +16,7 @@ public final class Store implements AutoCloseable {
     public final SweepRepository sweeps;
     public final BatchRepository batch;
     public final HistoryRepository history;
+    public final UsageRepository usage;
 
     private Store(Database db) {
         this.db = db;
@@ -32,6 +33,7 @@ public final class Store implements AutoCloseable {
         this.sweeps = new SweepRepository(db);
         this.batch = new BatchRepository(db);
         this.history = new HistoryRepository(db);
+        this.usage = new UsageRepository(db);
     }
 
     public static Store open(java.nio.file.Path path) {

@@ -33,7 +33,7 @@ public final class SweepRepository {
     /** {@code sweep show}: each run with the few columns of its job it shows, purged ones too. */
     private static final String SHOW = """
             SELECT r.run_index, r.job_id, r.params, j.id AS present, j.name, j.state, j.held_reason, j.exit_code,
-                   j.started_at, j.finished_at, j.progress, j.result
+                   j.started_at, j.finished_at, j.progress, j.result, j.vram_mb, j.peak_vram_mb, j.util_sum, j.util_samples
             FROM sweep_runs r LEFT JOIN jobs j ON j.id = r.job_id
             WHERE r.sweep_id = ? ORDER BY r.run_index
             """;
@@ -155,7 +155,10 @@ public final class SweepRepository {
                                 rs.getString("name"), null, rs.getLong("job_id"));
                         out.add(new Sweeps.Row(run, new Sweeps.RunStatus(state, Rows.intOrNull(rs, "exit_code"),
                                 Rows.instant(rs, "started_at"), Rows.instant(rs, "finished_at"), rs.getString("progress"),
-                                result), metrics.apply(result)));
+                                result, Rows.longOrNull(rs, "vram_mb"), Rows.intOrNull(rs, "peak_vram_mb"),
+                                rs.getInt("util_samples") == 0 ? null
+                                        : Math.round(rs.getDouble("util_sum") / rs.getInt("util_samples") * 10) / 10.0),
+                                metrics.apply(result)));
                     }
                 }
             }

@@ -20,6 +20,14 @@ public final class JobDocuments {
     }
 
     /**
+     * {@code job submit --dry-run}: what the submit would reserve and where the figure came from,
+     * with nothing queued ({@code vram_source} as {@code job show} has it).
+     */
+    public record Previewed(boolean ok, boolean dryRun, long vramMb, String vram, JsonNode vramSource, String node,
+                            String lane, String submitter, int oomRetry) {
+    }
+
+    /**
      * {@code job show}: the job, for a job a batch node holds or held its {@code reason} and {@code batch}
      * keys (none otherwise: Jackson writes nothing for a null unwrapped record), its events, and the tail
      * of its log when asked for.

@@ -7,14 +7,20 @@ import java.util.Map;
 import nvidb.core.api.Job;
 import nvidb.core.api.Times;
 
-/** A job with the 37 keys of the reference, in its order. */
+/**
+ * A job with the 37 keys of the reference, in its order, then what the queue learned of it:
+ * {@code peak_vram_mb} (the most memory it held on one GPU), {@code mean_util_percent},
+ * {@code vram_source} (where its reservation came from) and {@code failure} ({@code oom},
+ * {@code killed}, or null).
+ */
 public record JobView(long id, String name, String state, String command, String workdir, Map<String, String> env,
                       int priority, int gpus, long vramMb, String nodeConstraint, List<Long> dependsOn,
                       List<Long> dependsAny, Integer maxRuntimeS, String submitter, List<String> tags, String createdAt,
                       String startedAt, String finishedAt, Double elapsedS, String node, List<Integer> gpuIds,
                       String lane, Long laneSeq, Integer remotePid, String runDir, Integer exitCode, int attempt,
                       int maxRetries, String lastError, String heartbeatAt, Integer gpuMemMb, JsonNode result,
-                      String notes, String progress, String progressAt, String heldReason, boolean held) {
+                      String notes, String progress, String progressAt, String heldReason, boolean held,
+                      Integer peakVramMb, Double meanUtilPercent, JsonNode vramSource, String failure) {
 
     /** {@code j} as {@code --json} shows it at {@code now} (elapsed time to a tenth of a second). */
     public static JobView of(Job j, Instant now) {
@@ -25,7 +31,8 @@ public record JobView(long id, String name, String state, String command, String
                 elapsed == null ? null : Math.round(elapsed * 10) / 10.0, j.node(), j.gpuIds(), j.lane(), j.laneSeq(),
                 j.remotePid(), j.runDir(), j.exitCode(), j.attempt(), j.maxRetries(), j.lastError(),
                 Times.iso(j.heartbeatAt()), j.gpuMemMb(), StoredJson.parsed(j.resultJson()), j.notes(), j.progress(),
-                Times.iso(j.progressAt()), j.held() ? j.heldReason() : null, j.held());
+                Times.iso(j.progressAt()), j.held() ? j.heldReason() : null, j.held(), j.learned().peakVramMb(),
+                j.learned().meanUtilPercent(), StoredJson.parsed(j.learned().vramSource()), j.learned().failure());
     }
 
     public static List<JobView> of(List<Job> jobs, Instant now) {

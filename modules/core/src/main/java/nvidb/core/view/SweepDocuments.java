@@ -44,13 +44,15 @@ public final class SweepDocuments {
 
     /** One row of {@code sweep show} and {@code sweep export --jsonl}. */
     public record Row(int index, Long jobId, String name, Map<String, String> params, String state, Integer exitCode,
-                      Double elapsedS, String progress, Map<String, Double> metrics, JsonNode result, boolean best) {
+                      Double elapsedS, String progress, Map<String, Double> metrics, JsonNode result, boolean best,
+                      Long vramMb, Integer peakVramMb, Double meanUtilPercent) {
         public static Row of(Sweeps.Row r, Integer best, Instant now) {
             Sweeps.RunStatus j = r.status();
             Double elapsed = j.elapsedSeconds(now);
             return new Row(r.run().index(), r.run().jobId(), r.run().name(), r.run().params(), j.state(), j.exitCode(),
                     elapsed == null ? null : Math.round(elapsed * 10) / 10.0, j.progress(), r.metrics(),
-                    StoredJson.parsed(j.resultJson()), best != null && best == r.run().index());
+                    StoredJson.parsed(j.resultJson()), best != null && best == r.run().index(), j.vramMb(), j.peakVramMb(),
+                    j.meanUtilPercent());
         }
     }
 

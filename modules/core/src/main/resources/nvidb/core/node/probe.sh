@@ -3,7 +3,8 @@
 # starts with a line "<marker> <section>"; the marker carries a random nonce, so no job output
 # can forge one.
 # nvidb puts these ahead of this text (NodeProbeScript.script): the marker m, the function
-# nvidb_gpu (the probe plugin's fragment), and in "$@" a job id and run directory per job.
+# nvidb_gpu (the probe plugin's fragment), nvidb_oom (the out-of-memory signatures, one per line;
+# may be unset), and in "$@" a job id and run directory per job.
 : "${m?}"
 
 echo "$m node"
@@ -48,6 +49,12 @@ nvidb_job() {
             echo "$m tail $1"
             if [ -s "$d/stderr.log" ]; then tail -n 25 "$d/stderr.log"; else tail -n 25 "$d/stdout.log" 2>/dev/null; fi
             echo
+            # The first line of the end of stderr holding an out-of-memory signature (nvidb_oom: one
+            # per line, found as plain text), cut to 400 bytes.
+            if [ -n "${nvidb_oom-}" ] && [ -s "$d/stderr.log" ]; then
+                nvidb_v=$(tail -c 65536 "$d/stderr.log" | grep -F -m 1 -e "$nvidb_oom" | head -c 400) || :
+                if [ -n "$nvidb_v" ]; then echo "$m oom $1"; printf '%s\n' "$nvidb_v"; fi
+            fi
         fi
     fi
 }

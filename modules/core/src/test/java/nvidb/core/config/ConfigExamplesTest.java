@@ -29,7 +29,8 @@ class ConfigExamplesTest {
     private static final Set<String> QUEUE_KEYS = Set.of("headroom_mb", "max_jobs_per_gpu", "max_cpu_jobs_per_node",
             "placement", "default_vram", "tick_min_interval", "lock_ttl", "probe_timeout", "launch_timeout", "job_root",
             "include_local", "local_node_name", "lane_spool_root", "lane_lookahead", "lane_poll_interval",
-            "lane_idle_exit", "burst_after", "backup", "notify");
+            "lane_idle_exit", "burst_after", "backup", "notify", "overrun_margin", "overrun_alert", "idle_util",
+            "idle_after", "auto_vram_margin", "auto_vram_first", "oom_retry", "oom_signatures");
 
     @TempDir
     Path home;

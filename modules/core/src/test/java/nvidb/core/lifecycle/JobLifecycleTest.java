@@ -57,7 +57,7 @@ class JobLifecycleTest {
             case SUBMIT -> EnumSet.noneOf(Situation.class);
             case STAGE -> EnumSet.of(Situation.PENDING);
             case UNSTAGE, START, REJECT, HOLD, RELEASE -> WAITING;
-            case FINISH, LOSE, TIME_OUT, RETRY -> EnumSet.of(Situation.RUNNING);
+            case FINISH, LOSE, TIME_OUT, RETRY, OOM_RETRY -> EnumSet.of(Situation.RUNNING);
             case CANCEL, PREEMPT -> EnumSet.of(Situation.PENDING, Situation.HELD, Situation.RUNNING);
             case REQUEUE, PURGE -> ENDED;
         };
@@ -95,7 +95,7 @@ class JobLifecycleTest {
     @ParameterizedTest(name = "{0} from {1}")
     @MethodSource("everyMove")
     void eachMoveIsLegalExactlyWhereTheTableSays(Transition t, Situation from) {
-        long id = jobIn(from, t == Transition.RETRY ? 2 : 0);
+        long id = jobIn(from, t == Transition.RETRY ? 2 : 0, t == Transition.OOM_RETRY ? 1 : 0);
         Job before = job(id);
         int events = events(id).size();
         int alerts = alerts().size();
@@ -287,6 +287,8 @@ class JobLifecycleTest {
             case START -> lifecycle.start(id, new Moves.Start(new Moves.Launched(false), "box", List.of(0), 4242, 4242,
                     "/tmp/nvidb/" + id + "/attempt-1", NOW, 1), NOW).job();
             case FINISH -> lifecycle.finish(id, new Moves.Exit(0, NOW, null, null, null), NOW).job();
+            case OOM_RETRY -> lifecycle.finish(id, new Moves.Exit(1, NOW, null, "tail", null,
+                    new Moves.OutOfMemory("torch.OutOfMemoryError: CUDA out of memory.", 2048L, 81408)), NOW).job();
             case REJECT -> lifecycle.reject(id, "needs 200 GiB", NOW).job();
             case LOSE, RETRY -> lifecycle.vanished(id, NOW).job();
             case TIME_OUT -> lifecycle.timeOut(id, new Moves.Overrun(60, null, NOW, "tail", null, false, null), NOW).job();
@@ -300,7 +302,7 @@ class JobLifecycleTest {
 
     private static JobState expectedState(Transition t) {
         return switch (t) {
-            case SUBMIT, STAGE, UNSTAGE, REQUEUE, RETRY, HOLD, RELEASE, PREEMPT -> JobState.PENDING;
+            case SUBMIT, STAGE, UNSTAGE, REQUEUE, RETRY, OOM_RETRY, HOLD, RELEASE, PREEMPT -> JobState.PENDING;
             case START -> JobState.RUNNING;
             case FINISH -> JobState.COMPLETED;
             case REJECT -> JobState.FAILED;
@@ -321,7 +323,7 @@ class JobLifecycleTest {
             case LOSE -> "job_lost";
             case TIME_OUT -> "job_timeout";
             case CANCEL -> "job_cancelled";
-            case REQUEUE, RETRY, PREEMPT -> "job_requeued";
+            case REQUEUE, RETRY, OOM_RETRY, PREEMPT -> "job_requeued";
             case HOLD -> "job_held";
             case RELEASE -> "job_released";
             case PURGE -> "job_purged";
@@ -333,7 +335,7 @@ class JobLifecycleTest {
             case REJECT -> "job_unschedulable";
             case LOSE -> "job_lost";
             case TIME_OUT -> "job_timeout";
-            case RETRY -> "job_retried";
+            case RETRY, OOM_RETRY -> "job_retried";
             case HOLD -> "job_held";
             default -> null;
         };
@@ -341,7 +343,16 @@ class JobLifecycleTest {
 
     /** A job standing in {@code s}; {@code retries} is its {@code --retries}. */
     private long jobIn(Situation s, int retries) {
-        long id = store.jobs.insert(newJob(retries), NOW);
+        return jobIn(s, retries, 0);
+    }
+
+    /** @param oomRetry the job's {@code --oom-retry} */
+    private long jobIn(Situation s, int retries, int oomRetry) {
+        JobRepository.NewJob j = newJob(retries);
+        long id = store.jobs.insert(new JobRepository.NewJob(j.name(), j.command(), j.workdir(), j.env(), j.priority(),
+                j.gpus(), j.vramMb(), j.nodeConstraint(), j.dependsOn(), j.dependsAny(), j.maxRuntimeS(), j.submitter(),
+                j.tags(), j.lane(), j.laneSeq(), j.maxRetries(), j.notes(), j.idempotencyKey(),
+                new JobRepository.Sizing(null, null, null, oomRetry)), NOW);
         JobChanges c = switch (s) {
             case PENDING -> new JobChanges();
             case HELD -> new JobChanges().heldReason("dependency 7 ended as failed");

@@ -10,6 +10,9 @@ import nvidb.core.api.Job;
 import nvidb.core.api.JobQueries.JobDetail;
 import nvidb.core.api.Sizes;
 import nvidb.core.api.Times;
+import nvidb.core.view.JobUsage;
+import nvidb.core.view.StoredJson;
+import nvidb.core.view.VramSources;
 import nvidb.tui.model.LowerPane;
 
 /** The pane under the table: the selected job's detail (Enter) or the tail of its log (L). */
@@ -61,9 +64,14 @@ final class LowerView {
         out.add(Line.of(" command: " + Text.clean(j.command())));
         String where = JobTable.place(j);
         out.add(Line.of(" place: " + where + "  vram " + (j.vramMb() > 0 ? Sizes.format(j.vramMb()) : "-")
-                + "  used " + (j.gpuMemMb() == null ? "-" : Sizes.format(j.gpuMemMb().longValue()))
+                + "  used " + (j.gpuMemMb() == null ? "-" : Sizes.format(j.gpuMemMb().longValue())) + JobUsage.measured(j)
                 + (j.startedAt() == null ? "" : "  elapsed " + Times.duration(j.elapsedSeconds(now)))
                 + (j.exitCode() == null ? "" : "  exit " + j.exitCode())));
+        String source = VramSources.describe(StoredJson.parsed(j.learned().vramSource()));
+        if (!source.isEmpty() || j.learned().failure() != null) {
+            out.add(Line.of(" vram: " + (source.isEmpty() ? "-" : source)
+                    + (j.learned().failure() == null ? "" : "  failure: " + j.learned().failure())));
+        }
         if (j.notes() != null && !j.notes().isBlank()) {
             j.notes().lines().forEach(l -> out.add(Line.of(" note: " + Text.clean(l))));
         }

@@ -158,6 +158,16 @@ function fields(obj, keys) {
       : typeof obj[k] === 'object' ? JSON.stringify(obj[k]) : String(obj[k]))]));
 }
 
+// What the job reserved, where that figure came from, and what the passes measured of it.
+function memoryLine(j) {
+  const size = (mb) => (mb === null || mb === undefined ? '-' : (mb / 1024).toFixed(1) + 'G');
+  const parts = ['reserved ' + size(j.vram_mb) + (j.vram_source ? ' (' + j.vram_source.kind + ')' : ''),
+    'peak ' + size(j.peak_vram_mb)];
+  if (j.mean_util_percent !== null && j.mean_util_percent !== undefined) parts.push('mean utilisation ' + j.mean_util_percent + ' %');
+  if (j.failure) parts.push('failure: ' + j.failure);
+  return el('p', { id: 'job-memory' }, parts.join(' · '));
+}
+
 async function jobPage(id) {
   const j = await get('jobs/' + id);
   const keys = Object.keys(j).filter((k) => k !== 'events' && k !== 'result');
@@ -165,6 +175,7 @@ async function jobPage(id) {
   return [
     el('h2', {}, 'Job ' + j.id + ' ', el('span', { class: 'job-name' }, j.name || ''), ' ',
       el('span', { id: 'job-state', class: 'state-' + j.state }, j.state)),
+    memoryLine(j),
     el('div', {},
       el('button', { id: 'cancel', onclick: () => { if (confirm('Cancel job ' + j.id + '?')) act('jobs/' + j.id + '/cancel'); } }, 'Cancel'),
       el('button', { id: 'requeue', onclick: () => act('jobs/' + j.id + '/requeue') }, 'Requeue'),

@@ -1,0 +1,97 @@
+package nvidb.core.scheduler;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import nvidb.core.api.AlertKind;
+import nvidb.core.api.EventKind;
+import nvidb.core.api.Job;
+import nvidb.core.api.Sizes;
+import nvidb.core.api.TickSummary;
+import nvidb.core.config.QueueSettings;
+import nvidb.core.lifecycle.JobLifecycle;
+import nvidb.core.store.Store;
+
+/**
+ * What each look at a running job teaches: its peak per-GPU memory and mean utilisation (kept for
+ * {@code --vram auto} and shown by {@code job show}), and the two things someone should be told of,
+ * once per job: use beyond the reservation ({@code job_overrun}: an event, and an alert unless
+ * {@code queue.overrun_alert: false}) and GPUs idle for {@code queue.idle_after} ({@code job_idle}).
+ * Runs inside the pass's write transaction for the node.
+ */
+final class UsageWatch {
+    private final Store store;
+    private final QueueSettings.Learning learning;
+
+    UsageWatch(Store store, QueueSettings.Learning learning) {
+        this.store = store;
+        this.learning = learning;
+    }
+
+    void look(Job j, Capacity.Sample sample, Instant now, TickSummary.Builder summary) {
+        if (sample == null) {
+            return;
+        }
+        Job.Learned l = j.learned();
+        Integer peak = l.peakVramMb();
+        if (sample.peakGpuMb() != null && (peak == null || sample.peakGpuMb() > peak)) {
+            peak = Math.toIntExact(sample.peakGpuMb());
+        }
+        double utilSum = l.utilSum();
+        int samples = l.utilSamples();
+        Instant idleSince = l.idleSince();
+        if (sample.utilPercent() != null) {
+            utilSum += sample.utilPercent();
+            samples++;
+            idleSince = sample.utilPercent() <= learning.idleUtilPercent() ? (idleSince == null ? now : idleSince) : null;
+        }
+        store.usage.look(j.id(), peak, utilSum, samples, idleSince);
+        if (j.gpus() > 0) {
+            overrun(j, sample, now, summary);
+            idle(j, idleSince, now, summary);
+        }
+    }
+
+    private void overrun(Job j, Capacity.Sample sample, Instant now, TickSummary.Builder summary) {
+        if (sample.peakGpuMb() == null || j.learned().overrunAt() != null) {
+            return;
+        }
+        long used = sample.peakGpuMb();
+        if (used - j.vramMb() <= learning.overrunAllowanceMb(j.vramMb()) || !store.usage.markOverrun(j.id(), now)) {
+            return;
+        }
+        String message = "uses " + Sizes.format(used) + " of GPU memory on one GPU; it reserved " + Sizes.format(j.vramMb());
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("used_mb", used);
+        data.put("vram_mb", j.vramMb());
+        store.events.append(now, EventKind.JOB_OVERRUN, j.id(), j.node(), message, data);
+        if (learning.overrunAlert()) {
+            raise(j, AlertKind.JOB_OVERRUN, JobLifecycle.label(j) + " " + message + " (the budget charges what it uses)",
+                    "Reserve more next time (--vram), or --vram auto to size it from its earlier runs.", now, summary);
+        }
+    }
+
+    private void idle(Job j, Instant idleSince, Instant now, TickSummary.Builder summary) {
+        int after = learning.idleAfterSeconds();
+        if (after <= 0 || idleSince == null || j.learned().idleAlertedAt() != null
+                || Duration.between(idleSince, now).toSeconds() < after || !store.usage.markIdleAlerted(j.id(), now)) {
+            return;
+        }
+        String message = "its GPUs have been at or under " + percent(learning.idleUtilPercent()) + " utilisation for "
+                + Duration.between(idleSince, now).toMinutes() + " min";
+        store.events.append(now, EventKind.JOB_IDLE, j.id(), j.node(), message,
+                Map.of("idle_since", nvidb.core.api.Times.iso(idleSince)));
+        raise(j, AlertKind.JOB_IDLE, JobLifecycle.label(j) + " holds " + j.gpus() + " GPU(s) but " + message,
+                "A job stuck before its GPU work, or done and not exiting; see its logs.", now, summary);
+    }
+
+    private void raise(Job j, AlertKind kind, String title, String detail, Instant now, TickSummary.Builder summary) {
+        long id = store.alerts.raise(now, kind, j.id(), j.node(), title, detail);
+        summary.alert(new TickSummary.AlertRef(id, kind.label(), title, j.id()));
+    }
+
+    private static String percent(double p) {
+        return (p == Math.rint(p) ? String.valueOf((long) p) : String.valueOf(p)) + " %";
+    }
+}
