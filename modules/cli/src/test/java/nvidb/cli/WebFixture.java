@@ -22,6 +22,7 @@ final class WebFixture implements AutoCloseable {
     final Cli cli;
     final FakeNvidiaSmi alpha;
     final CliContext owner;
+    private final Path tmp;
     Web.Server server;
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -31,9 +32,16 @@ final class WebFixture implements AutoCloseable {
                 .gpu(0, "NVIDIA A100 80GB PCIe", 81920).gpu(1, "NVIDIA A100 80GB PCIe", 81920)
                 .utilization(0, 37).temperature(0, 61);
         alpha.foreignProcess(424242, 0, 12000, "someone-elses-training");
-        cli.write(".nvidb/queue.yml", "queue:\n  tick_min_interval: 0.2\nservers:\n  - nickname: alpha\n"
-                + "    transport: local\n    nvidia_smi: " + alpha.command() + "\n    job_root: " + tmp.resolve("alpha-jobs") + "\n");
+        this.tmp = tmp;
+        queueSettings("");
         owner = new CliContext(cli.environment(), new Output(System.out, System.err));
+    }
+
+    /** Writes queue.yml again with {@code extra} (lines of {@code queue:} settings, indented two spaces). */
+    WebFixture queueSettings(String extra) throws IOException {
+        cli.write(".nvidb/queue.yml", "queue:\n  tick_min_interval: 0.2\n" + extra + "servers:\n  - nickname: alpha\n"
+                + "    transport: local\n    nvidia_smi: " + alpha.command() + "\n    job_root: " + tmp.resolve("alpha-jobs") + "\n");
+        return this;
     }
 
     WebFixture start(String listen, boolean ownPasses) throws IOException {
