@@ -119,6 +119,22 @@ class ScreenTest {
     }
 
     @Test
+    void aJobsDetailSaysWhatWasMeasuredAndWhereItsReservationCameFrom() {
+        Job r = running;
+        Job measured = new Job(r.id(), r.name(), r.state(), r.command(), r.workdir(), r.env(), r.priority(), r.gpus(),
+                r.vramMb(), r.nodeConstraint(), r.dependsOn(), r.dependsAny(), r.maxRuntimeS(), r.submitter(), r.tags(),
+                r.createdAt(), r.updatedAt(), r.startedAt(), r.finishedAt(), r.node(), r.gpuIds(), r.lane(), r.laneSeq(),
+                r.remotePid(), r.remotePgid(), r.runDir(), r.exitCode(), r.attempt(), r.maxRetries(), r.lastError(),
+                r.heartbeatAt(), 9000, r.resultJson(), r.notes(), r.progress(), r.progressAt(), r.heldReason(),
+                r.idempotencyKey(), new Job.Learned(18226, 126.0, 2, null, null, null,
+                        "{\"kind\":\"learned\",\"jobs\":[12,15,19],\"peak_mb\":18200}", null, 1, 0));
+        String text = LowerView.lines(nvidb.tui.model.LowerPane.DETAIL, measured, null, null, null, java.util.Map.of(), 0,
+                120, 12, T0).stream().map(Line::text).reduce("", (a, b) -> a + b + "\n");
+        assertTrue(text.contains("used 8.8G  (peak 17.8G, mean util 63 %)"), text);
+        assertTrue(text.contains(" vram: learned from jobs 12, 15, 19: 95th-percentile peak 17.8G plus margin"), text);
+    }
+
+    @Test
     void foreignTextCannotReachTheTerminalAsControlCharacters() {
         assertEquals("bad?[2Jname", Text.clean("bad\u001b[2Jname"));
         assertEquals("100%", Text.clean("10%\r50%\r100%"));
