@@ -142,6 +142,8 @@ class WebBrowserTest {
         int before = wait.until(d -> d.findElement(By.id("log-stdout")).getText().length());
         wait.until(d -> d.findElement(By.id("log-stdout")).getText().length() > before);
         assertEquals(name, wait.until(d -> d.findElement(By.cssSelector("h2 .job-name")).getText()));
+        String memory = browser.findElement(By.id("job-memory")).getText();
+        assertTrue(memory.startsWith("reserved 2.0G (explicit) · peak "), memory);
         shot("job");
 
         wait.until(d -> {
