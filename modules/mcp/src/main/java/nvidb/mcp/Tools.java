@@ -26,7 +26,8 @@ public final class Tools {
                     + " note (what it is for and what success looks like) so that the next session can judge it,"
                     + " and identify yourself with submitter where several sessions share the queue. Use"
                     + " idempotency_key when a retry must not queue it twice. gpus: 0 for CPU-only work; vram per GPU"
-                    + " such as 20G. With wait: true it answers when the job ends (a wait_timeout running out is not"
+                    + " such as 20G, or auto to reserve what its earlier runs (same name, sweep or command) were"
+                    + " measured to use (dry_run: true shows the figure and queues nothing). With wait: true it answers when the job ends (a wait_timeout running out is not"
                     + " a failure).", JobDocuments.Submitted.class, false, false, JobTools::submit),
             new Tool("sweep_submit", "Submit a sweep", "Queue one run of the command per parameter set, all at"
                     + " once (all runs or none): grid: [\"lr=1e-3,1e-4\"] makes the cross product, zip pairs lists,"
