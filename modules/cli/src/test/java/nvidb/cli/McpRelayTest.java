@@ -31,8 +31,10 @@ class McpRelayTest extends QueueHostTest {
             send(in, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
             send(in, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"submit\","
                     + "\"arguments\":{\"gpus\":0,\"command\":[\"sleep\",\"300\"],\"note\":\"from the laptop\"}}}");
-            JsonNode submitted = answer(out, 2).path("result").path("structuredContent");
+            JsonNode answered = answer(out, 2);
+            JsonNode submitted = answered.path("result").path("structuredContent");
             long id = submitted.path("job").path("id").asLong();
+            assertTrue(id > 0, answered.toString());
             assertEquals("from the laptop", q.host.json("job", "show", String.valueOf(id), "--no-tick").path("notes").asText(),
                     "the job is in the queue host's queue");
 

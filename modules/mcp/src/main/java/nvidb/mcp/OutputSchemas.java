@@ -79,6 +79,9 @@ final class OutputSchemas {
         if (raw == boolean.class || raw == Boolean.class) {
             return Map.of("type", "boolean");
         }
+        if (JsonNode.class.isAssignableFrom(raw)) {
+            return Map.of(); // any JSON value (a result, event data, a vram_source); a JsonNode is Iterable, not an array
+        }
         if (Collection.class.isAssignableFrom(raw) || raw.isArray() || Iterable.class.isAssignableFrom(raw)) {
             Type item = t instanceof ParameterizedType p && p.getActualTypeArguments().length == 1
                     ? p.getActualTypeArguments()[0] : raw.isArray() ? raw.getComponentType() : Object.class;
@@ -96,8 +99,8 @@ final class OutputSchemas {
         if (raw.isRecord()) {
             return object(raw, seen);
         }
-        if (JsonNode.class.isAssignableFrom(raw) || raw == Object.class) {
-            return Map.of(); // any JSON value (a result, event data)
+        if (raw == Object.class) {
+            return Map.of(); // any JSON value
         }
         // A class written by its own serialiser (a stream of jobs, a pass's summary): any JSON value.
         return Map.of();
