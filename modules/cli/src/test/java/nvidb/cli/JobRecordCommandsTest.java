@@ -52,7 +52,10 @@ class JobRecordCommandsTest {
                 "node_constraint", "depends_on", "depends_any", "max_runtime_s", "submitter", "tags", "created_at",
                 "started_at", "finished_at", "elapsed_s", "node", "gpu_ids", "lane", "lane_seq", "remote_pid", "run_dir",
                 "exit_code", "attempt", "max_retries", "last_error", "heartbeat_at", "gpu_mem_mb", "result", "notes",
-                "progress", "progress_at", "held_reason", "held"), keys);
+                "progress", "progress_at", "held_reason", "held"), keys.subList(0, 37));
+        // Extra keys after the reference's 37: what the queue measured and learned (issue 33).
+        assertEquals(List.of("peak_vram_mb", "mean_util_percent", "vram_source", "failure"), keys.subList(37, keys.size()));
+        assertEquals("explicit", job.path("vram_source").path("kind").asText());
         assertEquals("train", job.path("name").asText());
         assertEquals("pending", job.path("state").asText());
         assertEquals("python train.py --epochs 10", job.path("command").asText());
