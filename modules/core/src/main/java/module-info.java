@@ -8,6 +8,8 @@ module nvidb.core {
     requires transitive nvidb.spi;
     requires transitive com.fasterxml.jackson.databind;
     requires java.sql;
+    // The caller's OS account by the process's uid (getpwuid), which no variable or property can change.
+    requires jdk.security.auth;
     requires org.xerial.sqlitejdbc;
     requires org.yaml.snakeyaml;
 

@@ -36,10 +36,11 @@ final class CoreRules {
     static final ArchRule CORE_API_STANDS_ALONE = classes()
             .that().resideInAPackage("nvidb.core.api")
             .should().onlyDependOnClassesThat(resideInAnyPackage("nvidb.core.api", "nvidb.spi..", "java..",
-                    "com.fasterxml.jackson.."))
+                    "com.fasterxml.jackson..", "com.sun.security.auth.module"))
             .because("the published facade names nothing inside core, so the packages behind it may"
                     + " use its values without a cycle and may change without breaking a client; core"
-                    + " is reached through QueueAccess, which core provides as a service");
+                    + " is reached through QueueAccess, which core provides as a service (the JDK's"
+                    + " UnixSystem is how Caller reads the OS account by uid)");
 
     /**
      * What a move writes to a job's row ({@code JobChanges}: its state, its hold, its start and end,

@@ -25,6 +25,8 @@ final class HelpText {
             Map.entry("queue web", List.of("nvidb queue web                  # prints the link with the token",
                     "nvidb queue web --listen 0.0.0.0:8765   # beyond loopback: every request needs the token",
                     "nvidb queue web --listen 127.0.0.1:0 --json --open")),
+            Map.entry("queue share", List.of("nvidb --db-path /srv/nvidb/queue.db queue share --group lab",
+                    "nvidb queue share --group lab --json   # the queue at NVIDB_QUEUE_DB")),
             Map.entry("queue history", List.of("nvidb queue history --json",
                     "nvidb queue history --gpu box406:2 --range 1d --json")),
             Map.entry("queue tui", List.of("nvidb queue tui", "nvidb queue tui --refresh 10   # a pass every 10 s")),

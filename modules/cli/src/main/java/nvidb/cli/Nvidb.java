@@ -44,6 +44,7 @@ import picocli.CommandLine;
             "       already serves the database",
             "  64   usage: unknown option, bad or empty size or duration, bad id, malformed value",
             "  69   unavailable: the queue host (remote:) could not be reached, refused, or has no usable nvidb",
+            "  77   forbidden: the job is another OS account's and you are not one of queue.admins",
             "  130  interrupted (Ctrl-C, SIGINT)",
             "  143  terminated (SIGTERM); queue daemon ends with 0 on the first SIGINT or SIGTERM"})
 public final class Nvidb implements Runnable, ContextHolder {

@@ -66,13 +66,14 @@ final class Http {
         json(ex, status, Json.pretty(o));
     }
 
-    /** The HTTP status of a CLI error code: the caller's mistake 400, unknown 404, refused 409. */
+    /** The HTTP status of a CLI error code: the caller's mistake 400, not theirs to change 403, unknown 404, refused 409. */
     static int status(String code) {
         if (code == null) {
             return 200;
         }
         return switch (code) {
             case "usage" -> 400;
+            case "forbidden" -> 403;
             case "not_found" -> 404;
             case "conflict" -> 409;
             case "unavailable", "interrupted" -> 503;

@@ -139,7 +139,8 @@ public final class HumanViews {
                 + iso(j.finishedAt()));
         field(sb, "elapsed", Times.duration(j.elapsedSeconds(now)));
         field(sb, "attempt", j.attempt() + "/" + (j.maxRetries() + 1));
-        field(sb, "submitter", j.submitter() == null ? "-" : j.submitter());
+        field(sb, "submitter", (j.submitter() == null ? "-" : j.submitter())
+                + (j.user() == null ? "" : "   (OS account " + j.user() + ")"));
         field(sb, "run_dir", j.runDir() == null ? "-" : j.runDir());
         if (j.progress() != null) {
             field(sb, "progress", j.progress() + "   (reported " + Times.age(j.progressAt(), now) + ")");

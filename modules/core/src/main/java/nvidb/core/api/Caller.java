@@ -35,9 +35,31 @@ public record Caller(String account, String submitter, FrontEnd via) {
         return new Caller(osAccount(), submitter, via);
     }
 
-    /** The account this process runs as: the JDK reads it from the password database by the process's uid. */
+    /**
+     * The account this process runs as: the name the password database gives the process's real
+     * uid (getpwuid, through the JDK's {@code UnixSystem}), never an environment variable or a
+     * system property ({@code -Duser.name} in {@code JAVA_TOOL_OPTIONS} would set the JDK's
+     * {@code user.name}). A uid with no entry is {@code #<uid>}; off Unix, {@code user.name}.
+     */
     public static String osAccount() {
-        return System.getProperty("user.name", "?");
+        String account = cachedAccount;
+        if (account == null) {
+            account = readOsAccount();
+            cachedAccount = account;
+        }
+        return account;
+    }
+
+    private static volatile String cachedAccount;
+
+    private static String readOsAccount() {
+        try {
+            com.sun.security.auth.module.UnixSystem unix = new com.sun.security.auth.module.UnixSystem();
+            String name = unix.getUsername();
+            return name != null && !name.isEmpty() ? name : "#" + unix.getUid();
+        } catch (UnsatisfiedLinkError | RuntimeException notUnix) {
+            return System.getProperty("user.name", "?");
+        }
     }
 
     /** The caller bound to this thread's operation, or null (a scheduler pass on its own). */

@@ -13,6 +13,11 @@ public enum ErrorCode {
     NOT_FOUND(3, "not_found"),
     /** The scheduler lease is held, or the transition is illegal. */
     CONFLICT(4, "conflict"),
+    /**
+     * The caller may not act on the job: it is another account's and the caller is not one of
+     * {@code queue.admins}. Exit 77 is {@code EX_NOPERM} of sysexits.h.
+     */
+    FORBIDDEN(77, "forbidden"),
     /** Unknown option, bad size, bad id, malformed value, broken configuration. */
     USAGE(64, "usage"),
     /**

@@ -33,6 +33,10 @@ public final class NvidbException extends RuntimeException {
         return new NvidbException(ErrorCode.NOT_FOUND, message);
     }
 
+    public static NvidbException forbidden(String message) {
+        return new NvidbException(ErrorCode.FORBIDDEN, message);
+    }
+
     public static NvidbException conflict(String message) {
         return new NvidbException(ErrorCode.CONFLICT, message);
     }

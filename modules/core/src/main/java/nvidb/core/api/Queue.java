@@ -12,9 +12,11 @@ import java.util.Optional;
 public interface Queue extends AutoCloseable {
     /**
      * Where the queue lives and the settings a status view shows; {@code webListen} is
-     * {@code queue.web.listen} (where the daemon serves the web pages), or null.
+     * {@code queue.web.listen} (where the daemon serves the web pages), or null; {@code admins}
+     * is {@code queue.admins}, the accounts that may act on any job.
      */
-    record Info(Path database, long headroomMb, int maxJobsPerGpu, String placement, String webListen) {
+    record Info(Path database, long headroomMb, int maxJobsPerGpu, String placement, String webListen,
+                java.util.List<String> admins) {
     }
 
     Info info();

@@ -276,32 +276,48 @@ public final class Application {
 
     /** {@code job cancel}: every id that can be is cancelled; see {@link Verdicts}. */
     public Acted<JobDocuments.Several<JobDocuments.Cancelled>> cancel(Caller caller, List<Long> ids) {
-        List<JobCommands.Cancelled> results = as(caller, () -> queue().jobCommands().cancel(ids));
-        List<Verdicts.Item> items = results.stream().map(c -> new Verdicts.Item(c.id(), c.cancelled(), c.state())).toList();
+        Ownership.Split split = ownership().split(caller, ids, "cancel");
+        List<JobCommands.Cancelled> results = split.allowed().isEmpty() ? List.of()
+                : as(caller, () -> queue().jobCommands().cancel(split.allowed()));
+        List<Verdicts.Item> items = split.merge(ids, results.stream()
+                .map(c -> new Verdicts.Item(c.id(), c.cancelled(), c.state())).toList());
         Verdicts.Verdict verdict = Verdicts.verdict(items, "cancel");
         List<JobDocuments.Cancelled> views = new ArrayList<>();
-        for (int i = 0; i < results.size(); i++) {
-            views.add(new JobDocuments.Cancelled(Verdicts.view(items.get(i), "cancel"), results.get(i).cancelled(),
-                    results.get(i).holds()));
+        int next = 0;
+        for (Verdicts.Item item : items) {
+            JobCommands.Cancelled c = split.refused().containsKey(item.id()) ? null : results.get(next++);
+            views.add(new JobDocuments.Cancelled(Verdicts.view(item, "cancel"), c != null && c.cancelled(),
+                    c == null ? List.of() : c.holds()));
         }
         return verdict.with(new JobDocuments.Several<>(verdict.view(), views, null));
     }
 
+    /** Who may change which job ({@code queue.admins}, each job's account). */
+    Ownership ownership() {
+        return new Ownership(queue());
+    }
+
     /** {@code job requeue}: every id that can be is requeued, then a pass as {@code after} says. */
     public Acted<JobDocuments.Several<JobDocuments.Requeued>> requeue(Caller caller, List<Long> ids, TickMode after) {
-        JobCommands.RequeueResult result = as(caller, () -> queue().jobCommands().requeue(ids, after));
-        List<Verdicts.Item> items = result.results().stream()
-                .map(r -> new Verdicts.Item(r.id(), r.requeued(), r.state())).toList();
+        Ownership.Split split = ownership().split(caller, ids, "requeue");
+        JobCommands.RequeueResult result = split.allowed().isEmpty()
+                ? new JobCommands.RequeueResult(List.of(), nvidb.core.api.TickSummary.disabled())
+                : as(caller, () -> queue().jobCommands().requeue(split.allowed(), after));
+        List<Verdicts.Item> items = split.merge(ids, result.results().stream()
+                .map(r -> new Verdicts.Item(r.id(), r.requeued(), r.state())).toList());
         Verdicts.Verdict verdict = Verdicts.verdict(items, "requeue");
         List<JobDocuments.Requeued> views = new ArrayList<>();
-        for (int i = 0; i < items.size(); i++) {
-            views.add(new JobDocuments.Requeued(Verdicts.view(items.get(i), "requeue"), result.results().get(i).requeued()));
+        for (Verdicts.Item item : items) {
+            views.add(new JobDocuments.Requeued(Verdicts.view(item, "requeue"), item.done()));
         }
         return verdict.with(new JobDocuments.Several<>(verdict.view(), views, TickView.of(result.tick())));
     }
 
     /** {@code job priority ID [VALUE]}: reads it, sets it ({@code 5}) or adjusts it ({@code +1}, {@code -2}). */
     public JobDocuments.Priority priority(Caller caller, long id, String value) {
+        if (value != null) {
+            ownership().require(caller, id, "re-prioritise");
+        }
         Job job = value == null ? queue().jobQueries().job(id) : as(caller, () -> queue().jobEdits().setPriority(id, value));
         return new JobDocuments.Priority(value != null ? Boolean.TRUE : null, job.id(), job.priority(), job.state().label());
     }
@@ -311,6 +327,7 @@ public final class Application {
         if (slots == 0) {
             throw NvidbException.usage("--up and --down take a positive number of slots");
         }
+        ownership().require(caller, id, "re-prioritise");
         JobEdits.Moved moved = as(caller, () -> queue().jobEdits().movePriority(id, slots));
         return new JobDocuments.Moved(moved.id(), moved.moved(), moved.priority(), moved.slot());
     }

@@ -95,6 +95,7 @@ public final class JobOperations {
     /** {@code job edit}: what a pending or running job waits for, changed; then a pass as {@code after} says. */
     public JobDocuments.Edited editDependencies(Caller caller, long id, List<Long> addAfter, List<Long> dropAfter,
                                                 List<Long> addAny, List<Long> dropAny, TickMode after) {
+        app.ownership().require(caller, id, "edit");
         JobEdits.Edited edited = Application.as(caller, () -> queue().jobEdits().editDependencies(id, addAfter,
                 dropAfter, addAny, dropAny, after));
         return new JobDocuments.Edited(true, edited.changed(), JobView.of(edited.job(), Instant.now()),
@@ -109,6 +110,7 @@ public final class JobOperations {
 
     /** {@code job note N TEXT}: replaces the note ({@code text} null: removes it), or appends to it. */
     public JobDocuments.Noted setNote(Caller caller, long id, String text, boolean append) {
+        app.ownership().require(caller, id, "note");
         Job job = Application.as(caller, () -> queue().jobEdits().setNote(id, text, append));
         return new JobDocuments.Noted(true, job.id(), job.notes());
     }
@@ -120,6 +122,7 @@ public final class JobOperations {
 
     /** {@code job result N --set JSON}: the job with {@code json} stored as its result. */
     public Job setResult(Caller caller, long id, String json) {
+        app.ownership().require(caller, id, "set the result of");
         return Application.as(caller, () -> queue().jobEdits().setResult(id, json));
     }
 
@@ -133,15 +136,19 @@ public final class JobOperations {
 
     /** {@code job release}: every held id that can be is released, then a pass as {@code after} says; see {@link Verdicts}. */
     public Acted<JobDocuments.Several<JobDocuments.Released>> release(Caller caller, List<Long> ids, TickMode after) {
-        JobCommands.ReleaseResult result = Application.as(caller, () -> queue().jobCommands().release(ids, after));
-        List<Verdicts.Item> items = result.results().stream()
-                .map(r -> new Verdicts.Item(r.id(), r.released(), r.state(), r.reason())).toList();
+        Ownership.Split split = app.ownership().split(caller, ids, "release");
+        JobCommands.ReleaseResult result = split.allowed().isEmpty()
+                ? new JobCommands.ReleaseResult(List.of(), nvidb.core.api.TickSummary.disabled())
+                : Application.as(caller, () -> queue().jobCommands().release(split.allowed(), after));
+        List<Verdicts.Item> items = split.merge(ids, result.results().stream()
+                .map(r -> new Verdicts.Item(r.id(), r.released(), r.state(), r.reason())).toList());
         Verdicts.Verdict verdict = Verdicts.verdict(items, "release");
         List<JobDocuments.Released> views = new ArrayList<>();
-        for (int i = 0; i < items.size(); i++) {
-            JobCommands.Released r = result.results().get(i);
-            views.add(new JobDocuments.Released(Verdicts.view(items.get(i), "release"), r.released(), r.reason(),
-                    r.dropped()));
+        int next = 0;
+        for (Verdicts.Item item : items) {
+            JobCommands.Released r = split.refused().containsKey(item.id()) ? null : result.results().get(next++);
+            views.add(new JobDocuments.Released(Verdicts.view(item, "release"), r != null && r.released(),
+                    r == null ? item.refusal() : r.reason(), r == null ? List.of() : r.dropped()));
         }
         return verdict.with(new JobDocuments.Several<>(verdict.view(), views, TickView.of(result.tick())));
     }

@@ -76,6 +76,7 @@ public final class SweepOperations {
 
     /** {@code sweep cancel}: every run still pending or running is cancelled (as {@code job cancel} does each). */
     public SweepDocuments.Cancelled cancel(Caller caller, long id) {
+        requireRuns(caller, id, "cancel");
         List<JobCommands.Cancelled> results = Application.as(caller, () -> sweeps().cancel(id));
         return new SweepDocuments.Cancelled(true, id, results.stream().filter(JobCommands.Cancelled::cancelled)
                 .map(JobCommands.Cancelled::id).toList());
@@ -83,9 +84,17 @@ public final class SweepOperations {
 
     /** {@code sweep requeue}: the runs that ended badly ({@code cancelled}: the cancelled ones too) run again. */
     public SweepDocuments.Requeued requeue(Caller caller, long id, boolean cancelled, TickMode after) {
+        requireRuns(caller, id, "requeue");
         JobCommands.RequeueResult r = Application.as(caller, () -> sweeps().requeue(id, cancelled, after));
         return new SweepDocuments.Requeued(true, id, r.results().stream().filter(JobCommands.Requeued::requeued)
                 .map(JobCommands.Requeued::id).toList(), TickView.of(r.tick()));
+    }
+
+    /** A sweep's runs are its submitter's: the whole sweep is refused when any run is another account's. */
+    private void requireRuns(Caller caller, long id, String action) {
+        for (long run : sweeps().jobIds(id)) {
+            app.ownership().require(caller, run, action);
+        }
     }
 
     /**

@@ -10,12 +10,13 @@ import nvidb.core.view.JobDocuments;
  * The outcome of operations that act on several jobs at once (cancel, requeue, release). Every id
  * that can be acted on is; each id's outcome is reported ({@code results: [{id, ok, state, error,
  * code}]}); and the whole takes the most serious outcome's code: an unknown id makes it not found
- * (the caller named the wrong thing), else a job in a state the action does not apply to makes it
- * a conflict.
+ * (the caller named the wrong thing), else another account's job makes it forbidden, else a job in
+ * a state the action does not apply to makes it a conflict.
  */
 public final class Verdicts {
     /** The rule above in one line, for each front end's help. */
-    public static final String RULE = "Every id that can be is acted on; exit 3 if any id is unknown, else 4 if any was refused.";
+    public static final String RULE = "Every id that can be is acted on; exit 3 if any id is unknown, else 77 if any is"
+            + " another account's, else 4 if any was refused.";
 
     private Verdicts() {
     }
@@ -24,13 +25,18 @@ public final class Verdicts {
      * One id's outcome. {@code state} is the job's state afterwards, null when there is no such
      * job; {@code refusal} says why a job that exists was not acted on (null: the default sentence).
      */
-    public record Item(long id, boolean done, String state, String refusal) {
-        public Item(long id, boolean done, String state) {
-            this(id, done, state, null);
+    public record Item(long id, boolean done, String state, String refusal, ErrorCode refusedAs) {
+        public Item(long id, boolean done, String state, String refusal) {
+            this(id, done, state, refusal, null);
         }
 
+        public Item(long id, boolean done, String state) {
+            this(id, done, state, null, null);
+        }
+
+        /** Null when done; else not found, forbidden (another account's job), or a conflict. */
         ErrorCode code() {
-            return done ? null : state == null ? ErrorCode.NOT_FOUND : ErrorCode.CONFLICT;
+            return done ? null : state == null ? ErrorCode.NOT_FOUND : refusedAs != null ? refusedAs : ErrorCode.CONFLICT;
         }
 
         String error(String action) {
@@ -66,15 +72,20 @@ public final class Verdicts {
 
     public static Verdict verdict(List<Item> items, String action) {
         List<Item> missing = items.stream().filter(i -> i.code() == ErrorCode.NOT_FOUND).toList();
+        List<Item> forbidden = items.stream().filter(i -> i.code() == ErrorCode.FORBIDDEN).toList();
         List<Item> refused = items.stream().filter(i -> i.code() == ErrorCode.CONFLICT).toList();
         List<String> parts = new ArrayList<>();
         if (!missing.isEmpty()) {
             parts.add("no such job: " + missing.stream().map(i -> String.valueOf(i.id())).collect(Collectors.joining(", ")));
         }
+        if (!forbidden.isEmpty()) {
+            parts.add(forbidden.stream().map(i -> i.error(action)).collect(Collectors.joining("; ")));
+        }
         if (!refused.isEmpty()) {
             parts.add(refused.stream().map(i -> i.error(action)).collect(Collectors.joining(", ")));
         }
-        ErrorCode worst = !missing.isEmpty() ? ErrorCode.NOT_FOUND : !refused.isEmpty() ? ErrorCode.CONFLICT : null;
+        ErrorCode worst = !missing.isEmpty() ? ErrorCode.NOT_FOUND : !forbidden.isEmpty() ? ErrorCode.FORBIDDEN
+                : !refused.isEmpty() ? ErrorCode.CONFLICT : null;
         return new Verdict(worst, worst == null ? null : String.join("; ", parts));
     }
 }

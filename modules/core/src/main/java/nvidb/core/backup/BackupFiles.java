@@ -46,7 +46,7 @@ final class BackupFiles {
     /** A new, empty, owner-only file in {@code dir}, named so that nothing takes it for a backup. */
     static Path newTemp(Path dir, String purpose) throws IOException {
         Path temp = dir.resolve(".nvidb-" + purpose + "-" + UUID.randomUUID().toString().substring(0, 13) + ".tmp");
-        FilePermissions.createPrivateFile(temp);
+        FilePermissions.createQueueFile(temp);
         return temp;
     }
 

@@ -34,7 +34,7 @@ public final class ConfigLoader {
     private static final Set<String> QUEUE_KEYS = Set.of("headroom_mb", "max_jobs_per_gpu", "max_cpu_jobs_per_node",
             "placement", "default_vram", "tick_min_interval", "lock_ttl", "probe_timeout", "launch_timeout",
             "job_root", "include_local", "local_node_name", "lane_spool_root", "lane_lookahead",
-            "lane_poll_interval", "lane_idle_exit", "burst_after", "backup", "notify", "remote", "web");
+            "lane_poll_interval", "lane_idle_exit", "burst_after", "backup", "notify", "remote", "web", "admins");
     private static final Set<String> BACKUP_KEYS = Set.of("enabled", "interval_hours", "keep", "directory");
     /** config.yml's top level; queue.yml also takes {@code nodes} for {@code servers}. */
     private static final Set<String> CONFIG_FILE_KEYS = Set.of("servers", "queue", "remote");
@@ -159,7 +159,8 @@ public final class ConfigLoader {
                 backup(q.value("backup").orElse(null), d.backup()),
                 notify(q.value("notify").orElse(null)),
                 web(q.value("web").orElse(null)),
-                LearningKeys.read(q));
+                LearningKeys.read(q),
+                accounts(q, "admins"));
     }
 
     /**
@@ -267,6 +268,17 @@ public final class ConfigLoader {
         }
         return new RemoteSettings(host, port, user, m.string("nvidb", "nvidb"), m.string("nvidb_home", null), ensure,
                 stringList(m, "ssh_options"), v.file() + ", line " + v.line());
+    }
+
+    /** A list of OS account names ({@code queue.admins}): each a non-empty name without spaces. */
+    private static List<String> accounts(ConfigSection m, String name) {
+        List<String> names = stringList(m, name);
+        for (String n : names) {
+            if (n.isBlank() || n.chars().anyMatch(Character::isWhitespace)) {
+                throw m.error(name, "must be a list of OS account names such as [alice, bob], not '" + n + "'");
+            }
+        }
+        return names;
     }
 
     private static List<String> stringList(ConfigSection m, String name) {

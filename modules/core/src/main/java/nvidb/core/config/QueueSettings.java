@@ -28,10 +28,24 @@ public record QueueSettings(
         BackupSettings backup,
         Map<String, Object> notifySettings,
         String webListen,
-        Learning learning) {
+        Learning learning,
+        java.util.List<String> admins) {
 
     public QueueSettings {
         learning = learning == null ? Learning.DEFAULTS : learning;
+        admins = admins == null ? java.util.List.of() : java.util.List.copyOf(admins);
+    }
+
+    /** Settings with no {@code queue.admins}. */
+    public QueueSettings(long headroomMb, int maxJobsPerGpu, int maxCpuJobsPerNode, String placement, long defaultVramMb,
+                         double tickMinInterval, int lockTtl, int probeTimeout, int launchTimeout, String jobRoot,
+                         boolean includeLocal, String localNodeName, String laneSpoolRoot, int laneLookahead,
+                         double lanePollInterval, int laneIdleExit, int burstAfter, BackupSettings backup,
+                         Map<String, Object> notifySettings, String webListen, Learning learning) {
+        this(headroomMb, maxJobsPerGpu, maxCpuJobsPerNode, placement, defaultVramMb, tickMinInterval, lockTtl,
+                probeTimeout, launchTimeout, jobRoot, includeLocal, localNodeName, laneSpoolRoot, laneLookahead,
+                lanePollInterval, laneIdleExit, burstAfter, backup, notifySettings, webListen, learning,
+                java.util.List.of());
     }
 
     public QueueSettings(long headroomMb, int maxJobsPerGpu, int maxCpuJobsPerNode, String placement, long defaultVramMb,
@@ -77,13 +91,13 @@ public record QueueSettings(
     public static QueueSettings defaults() {
         return new QueueSettings(512, 4, 4, "spread", 0, 3, 180, 25, 60, ".nvidb/jobs", false, "local",
                 ".nvidb/lanes", 1, 3, 900, 300, new BackupSettings(false, 24, 7, null), NotifySettings.DEFAULTS, null,
-                Learning.DEFAULTS);
+                Learning.DEFAULTS, java.util.List.of());
     }
 
     public QueueSettings withIncludeLocal(boolean value) {
         return new QueueSettings(headroomMb, maxJobsPerGpu, maxCpuJobsPerNode, placement, defaultVramMb, tickMinInterval,
                 lockTtl, probeTimeout, launchTimeout, jobRoot, value, localNodeName, laneSpoolRoot, laneLookahead,
-                lanePollInterval, laneIdleExit, burstAfter, backup, notifySettings, webListen, learning);
+                lanePollInterval, laneIdleExit, burstAfter, backup, notifySettings, webListen, learning, admins);
     }
 
     /** The scheduler lease must outlive every single remote call of a pass, retries included. */

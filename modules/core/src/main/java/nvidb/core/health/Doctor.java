@@ -80,6 +80,7 @@ public final class Doctor {
         }
         try (queue) {
             checks.add(database(config));
+            SharedFolderCheck.of(paths.database()).ifPresent(checks::add);
             checks.add(freeSpace(config));
             Set<String> ignored = queue.nodeAdmin().nodes(true).stream().filter(v -> v.node().ignored())
                     .map(v -> v.node().name()).collect(Collectors.toSet());

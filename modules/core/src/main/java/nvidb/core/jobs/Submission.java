@@ -6,6 +6,7 @@ import static nvidb.core.operation.ServiceContext.truncate;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Pattern;
+import nvidb.core.api.Caller;
 import nvidb.core.api.NodeRecord;
 import nvidb.core.api.NvidbException;
 import nvidb.core.api.Sizes;
@@ -130,7 +131,7 @@ public final class Submission {
         long id = ctx.lifecycle().submit(new JobRepository.NewJob(name == null ? "" : name, command,
                 workdir(r), env(r, extraEnv), r.priority(), r.gpus(), sized.vramMb(), p.node(), r.after(),
                 r.afterAny(), r.timeoutSeconds(), p.submitter(), r.tags(), p.lane(), laneSeq, r.retries(),
-                blankToNull(r.note()), idempotencyKey, sized.sizing()), label, Times.now());
+                blankToNull(r.note()), idempotencyKey, sized.sizing(), account()), label, Times.now());
         if (p.lane() != null && at != null) {
             Lanes.of(ctx).move(id, p.lane(), at, Times.now());
         }
@@ -158,6 +159,12 @@ public final class Submission {
             source = VramSizing.source(p.vramKind());
         }
         return new Sized(vram, new JobRepository.Sizing(source, nameFamily, commandFamily, p.oomRetry()));
+    }
+
+    /** The OS account asking: the operation's caller's, else this process's. */
+    private static String account() {
+        Caller caller = Caller.acting();
+        return caller != null ? caller.account() : Caller.osAccount();
     }
 
     /** {@code --workdir} with {@code ~} expanded to the submitting user's home. */

@@ -102,7 +102,7 @@ public final class QueueService implements Queue {
     @Override
     public Info info() {
         return new Info(paths.database(), config.settings().headroomMb(), config.settings().maxJobsPerGpu(),
-                config.settings().placement(), config.settings().webListen());
+                config.settings().placement(), config.settings().webListen(), config.settings().admins());
     }
 
     /** Records the configured servers as nodes; written only when the configuration changed. */

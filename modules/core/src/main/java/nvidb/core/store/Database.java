@@ -113,7 +113,7 @@ public final class Database implements AutoCloseable {
             return;
         }
         try {
-            FilePermissions.createPrivateFile(path);
+            FilePermissions.createQueueFile(path);
         } catch (FileAlreadyExistsException raced) {
             // another process created it first: fine
         }

@@ -24,8 +24,8 @@ public final class JobRepository {
     private static final String INSERT = """
             INSERT INTO jobs (name, command, workdir, state, priority, gpus, vram_mb, node_constraint, max_runtime_s,
                               submitter, created_at, updated_at, lane, lane_seq, max_retries, notes, idempotency_key,
-                              vram_source, name_family, command_family, oom_retry)
-            VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                              vram_source, name_family, command_family, oom_retry, user)
+            VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """;
 
     private static final String DELETE = "DELETE FROM jobs WHERE id = ?";
@@ -67,9 +67,18 @@ public final class JobRepository {
     public record NewJob(String name, String command, String workdir, Map<String, String> env, int priority, int gpus,
                          long vramMb, String nodeConstraint, List<Long> dependsOn, List<Long> dependsAny,
                          Integer maxRuntimeS, String submitter, List<String> tags, String lane, Long laneSeq,
-                         int maxRetries, String notes, String idempotencyKey, Sizing sizing) {
+                         int maxRetries, String notes, String idempotencyKey, Sizing sizing, String user) {
         public NewJob {
             sizing = sizing == null ? Sizing.NONE : sizing;
+        }
+
+        /** A job with no OS account recorded (tests of the store). */
+        public NewJob(String name, String command, String workdir, Map<String, String> env, int priority, int gpus,
+                      long vramMb, String nodeConstraint, List<Long> dependsOn, List<Long> dependsAny,
+                      Integer maxRuntimeS, String submitter, List<String> tags, String lane, Long laneSeq,
+                      int maxRetries, String notes, String idempotencyKey, Sizing sizing) {
+            this(name, command, workdir, env, priority, gpus, vramMb, nodeConstraint, dependsOn, dependsAny, maxRuntimeS,
+                    submitter, tags, lane, laneSeq, maxRetries, notes, idempotencyKey, sizing, null);
         }
 
         public NewJob(String name, String command, String workdir, Map<String, String> env, int priority, int gpus,
@@ -77,7 +86,7 @@ public final class JobRepository {
                       Integer maxRuntimeS, String submitter, List<String> tags, String lane, Long laneSeq,
                       int maxRetries, String notes, String idempotencyKey) {
             this(name, command, workdir, env, priority, gpus, vramMb, nodeConstraint, dependsOn, dependsAny, maxRuntimeS,
-                    submitter, tags, lane, laneSeq, maxRetries, notes, idempotencyKey, Sizing.NONE);
+                    submitter, tags, lane, laneSeq, maxRetries, notes, idempotencyKey, Sizing.NONE, null);
         }
     }
 
@@ -95,7 +104,7 @@ public final class JobRepository {
                 Rows.bind(ps, j.name(), j.command(), j.workdir(), j.priority(), j.gpus(), j.vramMb(), j.nodeConstraint(),
                         j.maxRuntimeS(), j.submitter(), now, now, j.lane(), j.laneSeq(), j.maxRetries(), j.notes(),
                         j.idempotencyKey(), j.sizing().vramSource(), j.sizing().nameFamily(), j.sizing().commandFamily(),
-                        j.sizing().oomRetry());
+                        j.sizing().oomRetry(), j.user());
                 ps.executeUpdate();
                 long id;
                 try (ResultSet keys = ps.getGeneratedKeys()) {

@@ -60,6 +60,7 @@ final class JobRows {
                         rs.getString("vram_source"),
                         rs.getString("failure"),
                         rs.getInt("oom_retry"),
-                        rs.getInt("oom_retries")));
+                        rs.getInt("oom_retries")),
+                rs.getString("user"));
     }
 }

@@ -30,7 +30,7 @@ class ConfigExamplesTest {
             "placement", "default_vram", "tick_min_interval", "lock_ttl", "probe_timeout", "launch_timeout", "job_root",
             "include_local", "local_node_name", "lane_spool_root", "lane_lookahead", "lane_poll_interval",
             "lane_idle_exit", "burst_after", "backup", "notify", "overrun_margin", "overrun_alert", "idle_util",
-            "idle_after", "auto_vram_margin", "auto_vram_first", "oom_retry", "oom_signatures");
+            "idle_after", "auto_vram_margin", "auto_vram_first", "oom_retry", "oom_signatures", "admins");
 
     @TempDir
     Path home;
