@@ -110,20 +110,6 @@ public record Job(
                 resultJson, notes, progress, progressAt, heldReason, idempotencyKey, Learned.NONE, null);
     }
 
-    /** A job with what was learned of it, and no recorded OS account (from before schema 11). */
-    public Job(long id, String name, JobState state, String command, String workdir, Map<String, String> env,
-               int priority, int gpus, long vramMb, String nodeConstraint, List<Long> dependsOn, List<Long> dependsAny,
-               Integer maxRuntimeS, String submitter, List<String> tags, Instant createdAt, Instant updatedAt,
-               Instant startedAt, Instant finishedAt, String node, List<Integer> gpuIds, String lane, Long laneSeq,
-               Integer remotePid, Integer remotePgid, String runDir, Integer exitCode, int attempt, int maxRetries,
-               String lastError, Instant heartbeatAt, Integer gpuMemMb, String resultJson, String notes,
-               String progress, Instant progressAt, String heldReason, String idempotencyKey, Learned learned) {
-        this(id, name, state, command, workdir, env, priority, gpus, vramMb, nodeConstraint, dependsOn, dependsAny,
-                maxRuntimeS, submitter, tags, createdAt, updatedAt, startedAt, finishedAt, node, gpuIds, lane, laneSeq,
-                remotePid, remotePgid, runDir, exitCode, attempt, maxRetries, lastError, heartbeatAt, gpuMemMb,
-                resultJson, notes, progress, progressAt, heldReason, idempotencyKey, learned, null);
-    }
-
     public Job {
         Objects.requireNonNull(state, "state");
         learned = learned == null ? Learned.NONE : learned;

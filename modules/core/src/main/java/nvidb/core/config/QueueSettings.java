@@ -36,28 +36,6 @@ public record QueueSettings(
         admins = admins == null ? java.util.List.of() : java.util.List.copyOf(admins);
     }
 
-    /** Settings with no {@code queue.admins}. */
-    public QueueSettings(long headroomMb, int maxJobsPerGpu, int maxCpuJobsPerNode, String placement, long defaultVramMb,
-                         double tickMinInterval, int lockTtl, int probeTimeout, int launchTimeout, String jobRoot,
-                         boolean includeLocal, String localNodeName, String laneSpoolRoot, int laneLookahead,
-                         double lanePollInterval, int laneIdleExit, int burstAfter, BackupSettings backup,
-                         Map<String, Object> notifySettings, String webListen, Learning learning) {
-        this(headroomMb, maxJobsPerGpu, maxCpuJobsPerNode, placement, defaultVramMb, tickMinInterval, lockTtl,
-                probeTimeout, launchTimeout, jobRoot, includeLocal, localNodeName, laneSpoolRoot, laneLookahead,
-                lanePollInterval, laneIdleExit, burstAfter, backup, notifySettings, webListen, learning,
-                java.util.List.of());
-    }
-
-    public QueueSettings(long headroomMb, int maxJobsPerGpu, int maxCpuJobsPerNode, String placement, long defaultVramMb,
-                         double tickMinInterval, int lockTtl, int probeTimeout, int launchTimeout, String jobRoot,
-                         boolean includeLocal, String localNodeName, String laneSpoolRoot, int laneLookahead,
-                         double lanePollInterval, int laneIdleExit, int burstAfter, BackupSettings backup,
-                         Map<String, Object> notifySettings, String webListen) {
-        this(headroomMb, maxJobsPerGpu, maxCpuJobsPerNode, placement, defaultVramMb, tickMinInterval, lockTtl,
-                probeTimeout, launchTimeout, jobRoot, includeLocal, localNodeName, laneSpoolRoot, laneLookahead,
-                lanePollInterval, laneIdleExit, burstAfter, backup, notifySettings, webListen, Learning.DEFAULTS);
-    }
-
     /**
      * What the queue learns of GPU memory and how it acts on it (issue 33).
      *

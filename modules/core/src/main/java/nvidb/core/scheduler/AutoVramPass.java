@@ -34,7 +34,7 @@ final class AutoVramPass {
         List<Runnable> changes = new ArrayList<>();
         Instant now = Times.now();
         for (UsageRepository.AutoPending j : waiting) {
-            Long sweep = store.db.read(() -> store.usage.sweepOf(j.id()));
+            Long sweep = j.sweepId();
             String key = j.nameFamily() + "\u0000" + sweep + "\u0000" + j.commandFamily() + "\u0000" + j.node() + "\u0000"
                     + (j.gpus() > 0);
             VramSizing.Choice c = choices.computeIfAbsent(key,

@@ -72,15 +72,6 @@ public final class JobRepository {
             sizing = sizing == null ? Sizing.NONE : sizing;
         }
 
-        /** A job with no OS account recorded (tests of the store). */
-        public NewJob(String name, String command, String workdir, Map<String, String> env, int priority, int gpus,
-                      long vramMb, String nodeConstraint, List<Long> dependsOn, List<Long> dependsAny,
-                      Integer maxRuntimeS, String submitter, List<String> tags, String lane, Long laneSeq,
-                      int maxRetries, String notes, String idempotencyKey, Sizing sizing) {
-            this(name, command, workdir, env, priority, gpus, vramMb, nodeConstraint, dependsOn, dependsAny, maxRuntimeS,
-                    submitter, tags, lane, laneSeq, maxRetries, notes, idempotencyKey, sizing, null);
-        }
-
         public NewJob(String name, String command, String workdir, Map<String, String> env, int priority, int gpus,
                       long vramMb, String nodeConstraint, List<Long> dependsOn, List<Long> dependsAny,
                       Integer maxRuntimeS, String submitter, List<String> tags, String lane, Long laneSeq,

@@ -25,22 +25,22 @@ public final class UsageRepository {
     private static final String BY_NAME = "name_family = ?";
     private static final String BY_COMMAND = "command_family = ?";
     private static final String BY_SWEEP = "id IN (SELECT job_id FROM sweep_runs WHERE sweep_id = ?)";
-    private static final String SWEEP_OF = "SELECT sweep_id FROM sweep_runs WHERE job_id = ?";
     private static final String RESERVE = "UPDATE jobs SET vram_mb = ?, vram_source = ?, updated_at = ? WHERE id = ?";
     private static final String IDLE_RUNNING = """
             SELECT COUNT(*) FROM jobs WHERE state = 'running' AND idle_since IS NOT NULL AND idle_since <= ?
             """;
 
     private static final String AUTO_PENDING = """
-            SELECT id, gpus, name_family, command_family, node_constraint, vram_mb, vram_source FROM jobs
-            WHERE state = 'pending' AND run_dir IS NULL
-              AND json_extract(vram_source, '$.kind') IN ('first_run', 'learned')
-            ORDER BY id
+            SELECT j.id, j.gpus, j.name_family, r.sweep_id, j.command_family, j.node_constraint, j.vram_mb, j.vram_source
+            FROM jobs j LEFT JOIN sweep_runs r ON r.job_id = j.id
+            WHERE j.state = 'pending' AND j.run_dir IS NULL
+              AND json_extract(j.vram_source, '$.kind') IN ('first_run', 'learned')
+            ORDER BY j.id
             """;
 
     /** A waiting job sized by {@code --vram auto}, as the pass sizes it again. */
-    public record AutoPending(long id, int gpus, String nameFamily, String commandFamily, String node, long vramMb,
-                              String vramSource) {
+    public record AutoPending(long id, int gpus, String nameFamily, Long sweepId, String commandFamily, String node,
+                              long vramMb, String vramSource) {
     }
 
     /** A completed run's measured peak. */
@@ -83,18 +83,6 @@ public final class UsageRepository {
         return peaks(BY_COMMAND, family, limit);
     }
 
-    /** The sweep a job is a run of, or null. */
-    public Long sweepOf(long jobId) {
-        return Rows.sql(() -> {
-            try (PreparedStatement ps = db.connection().prepareStatement(SWEEP_OF)) {
-                ps.setLong(1, jobId);
-                try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next() ? rs.getLong(1) : null;
-                }
-            }
-        });
-    }
-
     /** A pending job's reservation, learned again, and where it came from. */
     public void reserve(long id, long vramMb, String source, Instant now) {
         update(RESERVE, vramMb, source, now, id);
@@ -107,7 +95,7 @@ public final class UsageRepository {
                 List<AutoPending> out = new ArrayList<>();
                 while (rs.next()) {
                     out.add(new AutoPending(rs.getLong("id"), rs.getInt("gpus"), rs.getString("name_family"),
-                            rs.getString("command_family"), rs.getString("node_constraint"), rs.getLong("vram_mb"),
+                            Rows.longOrNull(rs, "sweep_id"), rs.getString("command_family"), rs.getString("node_constraint"), rs.getLong("vram_mb"),
                             rs.getString("vram_source")));
                 }
                 return out;

@@ -51,7 +51,7 @@ class ConfigExamplesTest {
         assertEquals(d, new QueueSettings(s.headroomMb(), s.maxJobsPerGpu(), s.maxCpuJobsPerNode(), s.placement(),
                 s.defaultVramMb(), s.tickMinInterval(), s.lockTtl(), s.probeTimeout(), s.launchTimeout(), s.jobRoot(),
                 s.includeLocal(), s.localNodeName(), s.laneSpoolRoot(), s.laneLookahead(), s.lanePollInterval(),
-                s.laneIdleExit(), s.burstAfter(), s.backup(), d.notifySettings(), s.webListen()));
+                s.laneIdleExit(), s.burstAfter(), s.backup(), d.notifySettings(), s.webListen(), s.learning(), s.admins()));
         for (Map.Entry<String, Object> e : d.notifySettings().entrySet()) {
             assertEquals(e.getValue(), s.notifySettings().get(e.getKey()), "notify." + e.getKey());
         }

@@ -352,7 +352,7 @@ class JobLifecycleTest {
         long id = store.jobs.insert(new JobRepository.NewJob(j.name(), j.command(), j.workdir(), j.env(), j.priority(),
                 j.gpus(), j.vramMb(), j.nodeConstraint(), j.dependsOn(), j.dependsAny(), j.maxRuntimeS(), j.submitter(),
                 j.tags(), j.lane(), j.laneSeq(), j.maxRetries(), j.notes(), j.idempotencyKey(),
-                new JobRepository.Sizing(null, null, null, oomRetry)), NOW);
+                new JobRepository.Sizing(null, null, null, oomRetry), null), NOW);
         JobChanges c = switch (s) {
             case PENDING -> new JobChanges();
             case HELD -> new JobChanges().heldReason("dependency 7 ended as failed");

@@ -127,7 +127,7 @@ class ScreenTest {
                 r.remotePid(), r.remotePgid(), r.runDir(), r.exitCode(), r.attempt(), r.maxRetries(), r.lastError(),
                 r.heartbeatAt(), 9000, r.resultJson(), r.notes(), r.progress(), r.progressAt(), r.heldReason(),
                 r.idempotencyKey(), new Job.Learned(18226, 126.0, 2, null, null, null,
-                        "{\"kind\":\"learned\",\"jobs\":[12,15,19],\"peak_mb\":18200}", null, 1, 0));
+                        "{\"kind\":\"learned\",\"jobs\":[12,15,19],\"peak_mb\":18200}", null, 1, 0), null);
         String text = LowerView.lines(nvidb.tui.model.LowerPane.DETAIL, measured, null, null, null, java.util.Map.of(), 0,
                 120, 12, T0).stream().map(Line::text).reduce("", (a, b) -> a + b + "\n");
         assertTrue(text.contains("used 8.8G  (peak 17.8G, mean util 63 %)"), text);
