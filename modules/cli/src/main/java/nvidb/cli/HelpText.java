@@ -29,6 +29,8 @@ final class HelpText {
                     "nvidb queue share --group lab --json   # the queue at NVIDB_QUEUE_DB")),
             Map.entry("queue history", List.of("nvidb queue history --json",
                     "nvidb queue history --gpu box406:2 --range 1d --json")),
+            Map.entry("queue usage", List.of("nvidb queue usage   # the last 7 days, a row per user",
+                    "nvidb queue usage --since 30d --by sweep --json", "nvidb queue usage --since 2026-12-01 --by node --csv")),
             Map.entry("queue tui", List.of("nvidb queue tui", "nvidb queue tui --refresh 10   # a pass every 10 s")),
             Map.entry("queue status", List.of("nvidb queue status", "nvidb queue status --json --procs",
                     "nvidb queue status --summary --json   # counts, nodes, budgets, alerts; no job lists")),

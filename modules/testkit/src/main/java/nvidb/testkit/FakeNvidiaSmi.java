@@ -37,7 +37,8 @@ import java.util.stream.Stream;
  * <p>What a call reports:
  * <ul>
  *   <li>{@code --query-gpu=} any of index, uuid, name, memory.total, memory.used, memory.free,
- *       utilization.gpu, utilization.memory, temperature.gpu; another field prints
+ *       utilization.gpu, utilization.memory, temperature.gpu, power.draw (watts, {@code [N/A]} until
+ *       {@link #power} sets it); another field prints
  *       {@code Field "x" is not a valid field to query.} and exits 2.</li>
  *   <li>{@code --query-compute-apps=} any of pid, gpu_uuid, used_memory (or used_gpu_memory),
  *       process_name: the foreign processes (alive or not: they stand for other users' work),
@@ -91,6 +92,8 @@ public final class FakeNvidiaSmi {
         Integer util = 0;
         Integer memUtil = 0;
         Integer temperature = 30;
+        /** power.draw as printed: watts, or a word of the driver's such as {@code [Not Supported]}. */
+        String power = NA;
     }
 
     private FakeNvidiaSmi(String node, Path binDir, Path stateDir) {
@@ -167,6 +170,18 @@ public final class FakeNvidiaSmi {
     /** temperature.gpu in °C; null reads {@code [N/A]}. */
     public FakeNvidiaSmi temperature(int gpu, Integer celsius) {
         gpu(gpu).temperature = celsius;
+        return writeState();
+    }
+
+    /** power.draw in watts (printed with two decimals, as the real tool does); null reads {@code [N/A]}. */
+    public FakeNvidiaSmi power(int gpu, Double watts) {
+        gpu(gpu).power = watts == null ? NA : String.format(java.util.Locale.ROOT, "%.2f", watts);
+        return writeState();
+    }
+
+    /** power.draw printed as {@code word} (such as {@code [Not Supported]}, what some boards answer). */
+    public FakeNvidiaSmi powerWord(int gpu, String word) {
+        gpu(gpu).power = cell(word, "power");
         return writeState();
     }
 
@@ -324,7 +339,7 @@ public final class FakeNvidiaSmi {
         gpus.forEach((index, g) -> table.append(index).append('|').append(g.uuid).append('|').append(g.name)
                 .append('|').append(g.totalMib).append('|').append(g.baseUsedMib)
                 .append('|').append(orNa(g.util)).append('|').append(orNa(g.memUtil))
-                .append('|').append(orNa(g.temperature)).append('\n'));
+                .append('|').append(orNa(g.temperature)).append('|').append(g.power).append('\n'));
         StringBuilder procs = new StringBuilder();
         foreign.forEach(line -> procs.append(line).append('\n'));
         replace(stateDir.resolve("gpus"), table.toString());

@@ -2,7 +2,7 @@
 # Fake nvidia-smi written by nvidb.testkit.FakeNvidiaSmi. POSIX sh + awk only.
 # Every call re-reads the state folder, so a test can change the GPUs between calls:
 #   mode         NORMAL | BLIND | BLIND_NA | FAILING   (MISSING: this file is deleted)
-#   gpus         index|uuid|name|total|base_used|util|mem_util|temperature   (one GPU a line)
+#   gpus         index|uuid|name|total|base_used|util|mem_util|temperature|power   (one GPU a line)
 #   foreign      pid|gpu_index|mib|process name   (reported whether or not the pid lives)
 #   alloc/<pid>  "gpu_index mib [process name]" lines, reported only while <pid> lives
 #   calls        one line appended per call (the arguments)
@@ -42,7 +42,7 @@ IFS=,
 for f in $fields; do
   case $what:$f in
     gpu:index|gpu:uuid|gpu:name|gpu:memory.total|gpu:memory.used|gpu:memory.free) ;;
-    gpu:utilization.gpu|gpu:utilization.memory|gpu:temperature.gpu) ;;
+    gpu:utilization.gpu|gpu:utilization.memory|gpu:temperature.gpu|gpu:power.draw) ;;
     apps:pid|apps:gpu_uuid|apps:used_memory|apps:used_gpu_memory|apps:process_name) ;;
     *) echo "Field \"$f\" is not a valid field to query."; exit 2 ;;
   esac
@@ -70,7 +70,7 @@ exec awk -F'|' -v what="$what" -v q="$fields" -v mode="$mode" '
 FILENAME == ARGV[1] {
   if (NF < 8) next
   n++; gi[n] = $1; gu[$1] = $2; gn[$1] = $3; gt[$1] = $4
-  gut[$1] = $6; gmu[$1] = $7; gte[$1] = $8; used[$1] += $5
+  gut[$1] = $6; gmu[$1] = $7; gte[$1] = $8; gpw[$1] = (NF >= 9 ? $9 : "[N/A]"); used[$1] += $5
   next
 }
 FILENAME == ARGV[2] {
@@ -95,6 +95,7 @@ function gv(x, f) {
   if (f == "memory.free") return gt[x] > used[x] ? gt[x] - used[x] : 0
   if (f == "utilization.gpu") return gut[x]
   if (f == "utilization.memory") return gmu[x]
+  if (f == "power.draw") return gpw[x]
   return gte[x]
 }
 function av(p, f) {

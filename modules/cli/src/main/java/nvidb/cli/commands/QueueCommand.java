@@ -34,6 +34,7 @@ public final class QueueCommand implements java.util.concurrent.Callable<Integer
             .add("tui", QueueTui::new)
             .add("web", QueueWeb::new)
             .add("history", QueueHistory::new)
+            .add("usage", QueueUsage::new)
             .add("share", QueueShare::new)
             .map();
 

@@ -50,7 +50,7 @@ public final class SweepExports {
     }
 
     /** One CSV record: a field with a comma, quote or line break is quoted, its quotes doubled (RFC 4180). */
-    private static void line(StringBuilder b, List<String> cells) {
+    static void line(StringBuilder b, List<String> cells) {
         for (int i = 0; i < cells.size(); i++) {
             String c = cells.get(i);
             if (i > 0) {

@@ -50,10 +50,11 @@ public interface History {
 
     /**
      * One GPU in one bucket: means over the probes of the bucket (memory in MiB), the hottest
-     * temperature seen. {@code utilPercent} is null where the driver never said.
+     * temperature seen. {@code utilPercent} is null where the driver never said, {@code powerW} (the
+     * mean power draw in watts, to a tenth) where it reported no {@code power.draw}.
      */
     record GpuSample(Instant at, int probes, long totalMb, long externalMb, long reservedMb, long usedMb,
-                     Integer utilPercent, Integer temperatureC, double jobs) {
+                     Integer utilPercent, Integer temperatureC, double jobs, Double powerW) {
         /** What is neither external nor reserved by the queue: the plot's free band. */
         public long freeMb() {
             return Math.max(0, totalMb - externalMb - reservedMb);
@@ -69,4 +70,50 @@ public interface History {
 
     /** The queue's depth and wait over {@code range}, oldest first. */
     List<QueueSample> queue(Range range);
+
+    /** What {@code queue usage} groups the jobs by. */
+    enum UsageKey {
+        USER("user"), SWEEP("sweep"), NODE("node"), NAME("name");
+
+        private final String label;
+
+        UsageKey(String label) {
+            this.label = label;
+        }
+
+        public String label() {
+            return label;
+        }
+
+        /** {@code user}, {@code sweep}, {@code node} or {@code name}; anything else is a usage error naming those. */
+        public static UsageKey of(String label) {
+            for (UsageKey k : values()) {
+                if (k.label.equals(label)) {
+                    return k;
+                }
+            }
+            throw NvidbException.usage("--by takes user, sweep, node or name, not '" + label + "'");
+        }
+    }
+
+    /**
+     * What the jobs of one group used in a window, in seconds, MiB-seconds and joules. Null: no job
+     * of the group had it measured (peak memory: no look saw its processes; idle time: no look saw
+     * a utilisation; energy: no look saw a power draw).
+     *
+     * @param key the user, sweep id, node or name; null for jobs without one (not in a sweep, say)
+     */
+    record Usage(String key, long jobs, double gpuSeconds, double vramMbSecondsReserved, Double vramMbSecondsPeak,
+                 Double idleGpuSeconds, Double energyJoules) {
+    }
+
+    /** The GPUs a user's running jobs hold now ({@code user} null: jobs from before accounts were recorded). */
+    record UserGpus(String user, int runningGpus) {
+    }
+
+    /** The jobs that ran between {@code since} and {@code until}, summed by {@code by}, the most GPU-hours first. */
+    List<Usage> usage(UsageKey by, Instant since, Instant until);
+
+    /** The GPUs running jobs hold, per user. */
+    List<UserGpus> runningGpusByUser();
 }

@@ -272,6 +272,20 @@ public final class Application {
         return QueueHistory.read(queue().history(), gpu, range);
     }
 
+    /**
+     * {@code queue usage}: the jobs that ran since {@code since} ({@code 7d}, {@code 12h}, an ISO
+     * date or time, {@code all}; null: {@link UsageReport#DEFAULT_SINCE}) grouped {@code by} user,
+     * sweep, node or name (null: user).
+     */
+    public nvidb.core.view.UsageDocuments.Report usage(Caller caller, String since, String by) {
+        return UsageReport.build(queue().history(), since, by, Instant.now());
+    }
+
+    /** Each user's GPUs running now and GPU-seconds ever ({@code /metrics}). */
+    public List<UsageReport.UserLoad> userLoads(Caller caller) {
+        return UsageReport.users(queue().history(), Instant.now());
+    }
+
     // --- acting ---------------------------------------------------------------------------
 
     /** {@code job cancel}: every id that can be is cancelled; see {@link Verdicts}. */

@@ -26,4 +26,14 @@ final class HistoryService implements History {
     public List<QueueSample> queue(Range range) {
         return store.db.read(() -> store.history.queue(range, Instant.now()));
     }
+
+    @Override
+    public List<Usage> usage(UsageKey by, Instant since, Instant until) {
+        return store.db.read(() -> store.accounting.usage(by, since.getEpochSecond(), until.getEpochSecond()));
+    }
+
+    @Override
+    public List<UserGpus> runningGpusByUser() {
+        return store.db.read(store.accounting::runningGpusByUser);
+    }
 }

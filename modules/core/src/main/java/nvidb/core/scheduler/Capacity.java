@@ -29,17 +29,21 @@ public final class Capacity {
 
     /**
      * The GPUs of one node with the queue's share worked out, each job's measured use (summed over
-     * its GPUs), and what one look saw of each running job.
+     * its GPUs), what one look saw of each running job, and each GPU's power draw in watts where the
+     * probe reported one (by GPU index; the history keeps it).
      */
-    public record NodeCapacity(List<GpuState> gpus, Map<Long, Long> measuredByJob, Map<Long, Sample> samples) {
+    public record NodeCapacity(List<GpuState> gpus, Map<Long, Long> measuredByJob, Map<Long, Sample> samples,
+                               Map<Integer, Double> powerByGpu) {
     }
 
     /**
      * One look at a running job: the most memory its processes held on any one of its GPUs (null
-     * when none was attributed to it: a blind probe, or no process yet), and its GPUs' mean
-     * utilisation (null when the probe reports none).
+     * when none was attributed to it: a blind probe, or no process yet), its GPUs' mean
+     * utilisation (null when the probe reports none), and its share of its GPUs' power draw in
+     * watts: each GPU's draw split evenly among the queue jobs on it, summed over its GPUs (null
+     * when none of them reported a draw). This is the one place the split is made.
      */
-    public record Sample(Long peakGpuMb, Double utilPercent) {
+    public record Sample(Long peakGpuMb, Double utilPercent, Double powerW) {
     }
 
     public static NodeCapacity account(String node, List<GpuSnapshot> snapshots, Map<Integer, ProcessInfo> processes,
@@ -57,6 +61,8 @@ public final class Capacity {
         Map<Long, Long> measuredByJob = new HashMap<>();
         Map<Long, Long> peakByJob = new HashMap<>();
         Map<Long, double[]> utilByJob = new HashMap<>();
+        Map<Long, Double> powerByJob = new HashMap<>();
+        Map<Integer, Double> powerByGpu = new HashMap<>();
         List<GpuState> out = new ArrayList<>();
         for (GpuSnapshot g : snapshots) {
             long reported = 0;
@@ -97,6 +103,12 @@ public final class Capacity {
                     sumAndCount[1]++;
                 }
             }
+            if (g.powerW() != null) {
+                powerByGpu.put(g.index(), g.powerW());
+                for (Job j : onGpu) {
+                    powerByJob.merge(j.id(), g.powerW() / onGpu.size(), Double::sum);
+                }
+            }
             long used = g.memUsedMb() == null ? 0 : g.memUsedMb();
             boolean blind = g.attribution() == Attribution.BLIND || (reported == 0 && !onGpu.isEmpty() && used > 0);
             long external = blind ? Math.max(0, used - reserved) : Math.max(0, used - ours);
@@ -113,9 +125,10 @@ public final class Capacity {
         Map<Long, Sample> samples = new HashMap<>();
         for (Job j : runningHere) {
             double[] util = utilByJob.get(j.id());
-            samples.put(j.id(), new Sample(peakByJob.get(j.id()), util == null ? null : util[0] / util[1]));
+            samples.put(j.id(), new Sample(peakByJob.get(j.id()), util == null ? null : util[0] / util[1],
+                    powerByJob.get(j.id())));
         }
-        return new NodeCapacity(out, measuredByJob, samples);
+        return new NodeCapacity(out, measuredByJob, samples, powerByGpu);
     }
 
     private static long memMb(GpuState.GpuProcessView v) {

@@ -229,14 +229,14 @@ final class NodeRefreshPass {
                 config.settings().headroomMb(), now);
         store.db.write(() -> {
             store.gpus.replace(n.name(), capacity.gpus());
-            store.history.recordGpus(now, capacity.gpus());
+            store.history.recordGpus(now, capacity.gpus(), capacity.powerByGpu());
             UsageWatch usage = new UsageWatch(store, config.settings().learning());
             for (Job j : stillRunning) {
                 Long measured = capacity.measuredByJob().get(j.id());
                 if (measured != null && !measured.equals(j.gpuMemMb() == null ? null : (long) j.gpuMemMb())) {
                     store.jobs.recordGpuMemory(j.id(), measured.intValue(), now);
                 }
-                usage.look(j, capacity.samples().get(j.id()), now, summary);
+                usage.look(j, capacity.samples().get(j.id()), now, n.lastSeen(), summary);
             }
             store.nodes.markUp(n.name(), now, o.gpus().error() == null ? null : Texts.truncate(o.gpus().error(), 300),
                     o.gpus().gpus().size());

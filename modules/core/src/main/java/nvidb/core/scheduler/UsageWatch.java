@@ -18,9 +18,20 @@ import nvidb.core.store.Store;
  * {@code --vram auto} and shown by {@code job show}), and the two things someone should be told of,
  * once per job: use beyond the reservation ({@code job_overrun}: an event, and an alert unless
  * {@code queue.overrun_alert: false}) and GPUs idle for {@code queue.idle_after} ({@code job_idle}).
+ * It also meters the job for {@code queue usage}: a look stands for the time since the node's
+ * previous look (or the job's start, if later), at most {@link #MAX_LOOK_GAP}; over that time the
+ * job drew its share of its GPUs' power ({@link Capacity.Sample#powerW}) and, when its GPUs' mean
+ * utilisation was at or under {@code queue.idle_util}, held {@code gpus} idle GPUs.
  * Runs inside the pass's write transaction for the node.
  */
 final class UsageWatch {
+    /**
+     * The longest time one look stands for. Passes come every few seconds while a daemon runs;
+     * a longer gap (no daemon, the node unreachable) is not metered rather than guessed from one
+     * sample at its end.
+     */
+    static final Duration MAX_LOOK_GAP = Duration.ofMinutes(10);
+
     private final Store store;
     private final QueueSettings.Learning learning;
 
@@ -29,10 +40,12 @@ final class UsageWatch {
         this.learning = learning;
     }
 
-    void look(Job j, Capacity.Sample sample, Instant now, TickSummary.Builder summary) {
+    /** @param previousLook when the pass last reached this node (null: never) */
+    void look(Job j, Capacity.Sample sample, Instant now, Instant previousLook, TickSummary.Builder summary) {
         if (sample == null) {
             return;
         }
+        meter(j, sample, metered(j, now, previousLook));
         Job.Learned l = j.learned();
         Integer peak = l.peakVramMb();
         if (sample.peakGpuMb() != null && (peak == null || sample.peakGpuMb() > peak)) {
@@ -50,6 +63,30 @@ final class UsageWatch {
         if (j.gpus() > 0) {
             overrun(j, sample, now, summary);
             idle(j, idleSince, now, summary);
+        }
+    }
+
+    /** The seconds this look stands for: since the later of the previous look and the job's start, capped. */
+    static double metered(Job j, Instant now, Instant previousLook) {
+        Instant from = j.startedAt();
+        if (previousLook != null && (from == null || previousLook.isAfter(from))) {
+            from = previousLook;
+        }
+        if (from == null || !now.isAfter(from)) {
+            return 0;
+        }
+        return Math.min(Duration.between(from, now).toMillis(), MAX_LOOK_GAP.toMillis()) / 1000.0;
+    }
+
+    private void meter(Job j, Capacity.Sample sample, double seconds) {
+        if (seconds <= 0) {
+            return;
+        }
+        Double joules = sample.powerW() == null ? null : sample.powerW() * seconds;
+        boolean idle = sample.utilPercent() != null && sample.utilPercent() <= learning.idleUtilPercent();
+        double idleGpuSeconds = idle ? j.gpus() * seconds : 0;
+        if (joules != null || idleGpuSeconds > 0) {
+            store.usage.meter(j.id(), joules, idleGpuSeconds);
         }
     }
 

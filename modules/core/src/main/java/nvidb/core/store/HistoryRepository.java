@@ -24,14 +24,14 @@ public final class HistoryRepository {
 
     private static final String FOLD_GPU = """
             INSERT INTO gpu_samples (tier, ts, node, gpu_index, n, total_mb, external_mb, reserved_mb, used_mb,
-                                     util, util_n, temp_max, jobs)
-            VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?)
+                                     util, util_n, temp_max, jobs, power_w, power_n)
+            VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (tier, ts, node, gpu_index) DO UPDATE SET
                 n = n + 1, total_mb = total_mb + excluded.total_mb, external_mb = external_mb + excluded.external_mb,
                 reserved_mb = reserved_mb + excluded.reserved_mb, used_mb = used_mb + excluded.used_mb,
                 util = util + excluded.util, util_n = util_n + excluded.util_n,
                 temp_max = MAX(COALESCE(temp_max, excluded.temp_max), COALESCE(excluded.temp_max, temp_max)),
-                jobs = jobs + excluded.jobs
+                jobs = jobs + excluded.jobs, power_w = power_w + excluded.power_w, power_n = power_n + excluded.power_n
             """;
     private static final String FOLD_QUEUE = """
             INSERT INTO queue_samples (tier, ts, n, pending, running, oldest_wait_s) VALUES (?, ?, 1, ?, ?, ?)
@@ -47,7 +47,8 @@ public final class HistoryRepository {
             FROM jobs WHERE state IN ('pending', 'running')
             """;
     private static final String GPU_RANGE = """
-            SELECT ts, n, total_mb, external_mb, reserved_mb, used_mb, util, util_n, temp_max, jobs FROM gpu_samples
+            SELECT ts, n, total_mb, external_mb, reserved_mb, used_mb, util, util_n, temp_max, jobs, power_w, power_n
+            FROM gpu_samples
             WHERE tier = ? AND ts >= ? AND node = ? AND gpu_index = ? ORDER BY ts
             """;
     private static final String QUEUE_RANGE =
@@ -59,17 +60,21 @@ public final class HistoryRepository {
         this.db = db;
     }
 
-    /** Folds one probe of {@code gpus} into every tier's bucket of {@code now}; inside the caller's write. */
-    public void recordGpus(Instant now, List<GpuState> gpus) {
+    /**
+     * Folds one probe of {@code gpus} into every tier's bucket of {@code now}, with each GPU's power
+     * draw in watts where {@code powerByGpu} has one (by index); inside the caller's write.
+     */
+    public void recordGpus(Instant now, List<GpuState> gpus, java.util.Map<Integer, Double> powerByGpu) {
         Rows.sql(() -> {
             try (PreparedStatement ps = db.connection().prepareStatement(FOLD_GPU)) {
                 for (GpuState g : gpus) {
                     for (int tier = 0; tier < TIERS.size(); tier++) {
                         Integer util = g.utilPercent();
+                        Double power = powerByGpu.get(g.index());
                         Rows.bind(ps, tier, bucket(now, tier), g.node(), g.index(),
                                 g.memTotalMb() == null ? 0 : g.memTotalMb(), g.externalMemMb(), g.reservedMb(),
                                 g.memUsedMb() == null ? 0 : g.memUsedMb(), util == null ? 0 : util, util == null ? 0 : 1,
-                                g.temperatureC(), g.queueJobs());
+                                g.temperatureC(), g.queueJobs(), power == null ? 0.0 : power, power == null ? 0 : 1);
                         ps.executeUpdate();
                     }
                 }
@@ -118,10 +123,12 @@ public final class HistoryRepository {
                     while (rs.next()) {
                         int n = rs.getInt("n");
                         int utilN = rs.getInt("util_n");
+                        int powerN = rs.getInt("power_n");
                         out.add(new History.GpuSample(Instant.ofEpochSecond(rs.getLong("ts")), n,
                                 rs.getLong("total_mb") / n, rs.getLong("external_mb") / n, rs.getLong("reserved_mb") / n,
                                 rs.getLong("used_mb") / n, utilN == 0 ? null : (int) (rs.getLong("util") / utilN),
-                                Rows.intOrNull(rs, "temp_max"), Math.round(10.0 * rs.getLong("jobs") / n) / 10.0));
+                                Rows.intOrNull(rs, "temp_max"), Math.round(10.0 * rs.getLong("jobs") / n) / 10.0,
+                                powerN == 0 ? null : Math.round(10.0 * rs.getDouble("power_w") / powerN) / 10.0));
                     }
                 }
             }

@@ -32,6 +32,11 @@ final class Rows {
         return rs.wasNull() ? null : v;
     }
 
+    static Double doubleOrNull(ResultSet rs, String column) throws SQLException {
+        double v = rs.getDouble(column);
+        return rs.wasNull() ? null : v;
+    }
+
     static Long longOrNull(ResultSet rs, String column) throws SQLException {
         long v = rs.getLong(column);
         return rs.wasNull() ? null : v;

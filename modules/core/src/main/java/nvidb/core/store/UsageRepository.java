@@ -15,6 +15,12 @@ public final class UsageRepository {
     private static final String LOOK = """
             UPDATE jobs SET peak_vram_mb = ?, util_sum = ?, util_samples = ?, idle_since = ? WHERE id = ?
             """;
+    /** Adds one look's energy (NULL: no power figure, energy_j stays as it is) and idle GPU-seconds. */
+    private static final String METER = """
+            UPDATE jobs SET energy_j = CASE WHEN ?1 IS NULL THEN energy_j ELSE COALESCE(energy_j, 0) + ?1 END,
+                            idle_gpu_s = idle_gpu_s + ?2
+            WHERE id = ?3
+            """;
     private static final String OVERRUN = "UPDATE jobs SET overrun_at = ? WHERE id = ? AND overrun_at IS NULL";
     private static final String IDLE_ALERTED = "UPDATE jobs SET idle_alerted_at = ? WHERE id = ? AND idle_alerted_at IS NULL";
     private static final String LEARNED = """
@@ -56,6 +62,11 @@ public final class UsageRepository {
     /** One look at a running job: its peak so far, its utilisation's running sum and count, and since when it idles. */
     public void look(long id, Integer peakMb, double utilSum, int utilSamples, Instant idleSince) {
         update(LOOK, peakMb, utilSum, utilSamples, idleSince, id);
+    }
+
+    /** What one look metered of a running job: joules drawn (null where no power was reported) and idle GPU-seconds. */
+    public void meter(long id, Double joules, double idleGpuSeconds) {
+        update(METER, joules, idleGpuSeconds, id);
     }
 
     /** Marks the job's first overrun; false when it had one already. */

@@ -10,10 +10,10 @@ public final class HistoryDocuments {
     }
 
     public record GpuPoint(String at, int probes, long totalMb, long externalMb, long reservedMb, long freeMb,
-                           long usedMb, Integer utilPercent, Integer temperatureC, double jobs) {
+                           long usedMb, Integer utilPercent, Integer temperatureC, double jobs, Double powerW) {
         public static GpuPoint of(History.GpuSample s) {
             return new GpuPoint(Times.iso(s.at()), s.probes(), s.totalMb(), s.externalMb(), s.reservedMb(), s.freeMb(),
-                    s.usedMb(), s.utilPercent(), s.temperatureC(), s.jobs());
+                    s.usedMb(), s.utilPercent(), s.temperatureC(), s.jobs(), s.powerW());
         }
     }
 

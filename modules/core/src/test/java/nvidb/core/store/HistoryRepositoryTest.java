@@ -31,9 +31,9 @@ class HistoryRepositoryTest {
         try (Store s = Store.open(tmp.resolve("q.db"))) {
             Instant t = Instant.parse("2026-01-01T10:00:00Z");
             s.db.write(() -> {
-                s.history.recordGpus(t, List.of(gpu("alpha", 0, 1000, 2000, 50)));
-                s.history.recordGpus(t.plusSeconds(20), List.of(gpu("alpha", 0, 3000, 2000, null)));
-                s.history.recordGpus(t.plusSeconds(70), List.of(gpu("alpha", 0, 500, 0, 10)));
+                s.history.recordGpus(t, List.of(gpu("alpha", 0, 1000, 2000, 50)), java.util.Map.of());
+                s.history.recordGpus(t.plusSeconds(20), List.of(gpu("alpha", 0, 3000, 2000, null)), java.util.Map.of());
+                s.history.recordGpus(t.plusSeconds(70), List.of(gpu("alpha", 0, 500, 0, 10)), java.util.Map.of());
                 return null;
             });
             List<History.GpuSample> hour = s.db.read(() -> s.history.gpu("alpha", 0, History.Range.HOUR, t.plusSeconds(100)));
@@ -72,7 +72,7 @@ class HistoryRepositoryTest {
                 List<Instant> batch = passes.subList(from, Math.min(passes.size(), from + 200));
                 s.db.write(() -> {
                     for (Instant t : batch) {
-                        s.history.recordGpus(t, gpus);
+                        s.history.recordGpus(t, gpus, java.util.Map.of());
                         s.history.recordQueue(t);
                     }
                     return null;

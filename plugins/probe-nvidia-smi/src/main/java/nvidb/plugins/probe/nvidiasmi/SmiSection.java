@@ -37,7 +37,7 @@ final class SmiSection {
     static final String WSL_COMMAND = "/usr/lib/wsl/lib/nvidia-smi";
     static final int TIMEOUT_SECONDS = 10;
     static final String GPU_QUERY = "--query-gpu=index,uuid,name,memory.total,memory.used,utilization.gpu,"
-            + "utilization.memory,temperature.gpu";
+            + "utilization.memory,temperature.gpu,power.draw";
     static final String APPS_QUERY = "--query-compute-apps=pid,gpu_uuid,used_memory,process_name";
     static final String FORMAT = "--format=csv,noheader,nounits";
 
@@ -48,6 +48,8 @@ final class SmiSection {
     private static final Pattern MARK = Pattern.compile("(@@nvidb-gpus|@@nvidb-apps) rc=(\\S+)");
     /** A number, possibly with a fraction or the unit that a form without nounits prints. */
     private static final Pattern NUMBER = Pattern.compile("(\\d{1,9})(?:\\.\\d*)?\\s*(?:MiB|%|C)?");
+    /** Watts, as {@code power.draw} prints them ({@code 245.67}, or {@code 245.67 W} without nounits). */
+    private static final Pattern WATTS = Pattern.compile("(\\d{1,6}(?:\\.\\d*)?)\\s*W?");
 
     private SmiSection() {
     }
@@ -147,7 +149,11 @@ final class SmiSection {
         Map<String, List<GpuProcess>> byUuid = new LinkedHashMap<>();
         List<String[]> gpuRows = new ArrayList<>();
         for (String line : gpuLines) {
-            String[] c = cells(line, 8, 2);
+            // Nine cells as asked; eight from a tool (or a stand-in) that leaves power.draw out: no power then.
+            String[] c = cells(line, 9, 2);
+            if (c == null) {
+                c = cells(line, 8, 2);
+            }
             if (c != null && integer(c[0]) != null) {
                 gpuRows.add(c);
                 if (known(c[1]) != null) {
@@ -176,7 +182,7 @@ final class SmiSection {
             gpus.add(new GpuSnapshot(integer(c[0]), uuid, known(c[2]), integer(c[3]), integer(c[4]),
                     integer(c[5]), integer(c[6]), integer(c[7]),
                     attribution,
-                    uuid == null ? List.of() : byUuid.get(uuid)));
+                    uuid == null ? List.of() : byUuid.get(uuid), c.length > 8 ? watts(c[8]) : null));
         }
         return new GpuReport(gpus, appsError);
     }
@@ -238,6 +244,12 @@ final class SmiSection {
         }
         Matcher m = NUMBER.matcher(cell);
         return m.matches() ? Integer.valueOf(m.group(1)) : null;
+    }
+
+    /** The cell as watts, or null: {@code [N/A]}, {@code [Not Supported]}, an empty or garbled cell. */
+    private static Double watts(String cell) {
+        Matcher m = WATTS.matcher(cell);
+        return m.matches() ? Double.valueOf(m.group(1)) : null;
     }
 
     /** One single-quoted POSIX shell word. */
