@@ -31,7 +31,7 @@ class HistoryRepositoryTest {
         try (Store s = Store.open(tmp.resolve("q.db"))) {
             Instant t = Instant.parse("2026-01-01T10:00:00Z");
             s.db.write(() -> {
-                s.history.recordGpus(t, List.of(gpu("alpha", 0, 1000, 2000, 50)), java.util.Map.of());
+                s.history.recordGpus(t, List.of(gpu("alpha", 0, 1000, 2000, 50)), java.util.Map.of(0, 250.5));
                 s.history.recordGpus(t.plusSeconds(20), List.of(gpu("alpha", 0, 3000, 2000, null)), java.util.Map.of());
                 s.history.recordGpus(t.plusSeconds(70), List.of(gpu("alpha", 0, 500, 0, 10)), java.util.Map.of());
                 return null;
@@ -43,6 +43,8 @@ class HistoryRepositoryTest {
             assertEquals(2000, first.externalMb(), "the mean of 1000 and 3000");
             assertEquals(50, first.utilPercent(), "a probe without utilisation does not count toward it");
             assertEquals(81920 - 2000 - 2000, first.freeMb());
+            assertEquals(250.5, first.powerW(), "the mean of the probes that reported a power draw");
+            assertEquals(null, hour.get(1).powerW(), "no probe of the bucket reported one");
             List<History.GpuSample> day = s.db.read(() -> s.history.gpu("alpha", 0, History.Range.DAY, t.plusSeconds(100)));
             assertEquals(1, day.size(), "one 10-minute bucket");
             assertEquals(3, day.getFirst().probes());

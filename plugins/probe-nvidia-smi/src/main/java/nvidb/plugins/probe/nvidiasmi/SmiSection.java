@@ -150,8 +150,9 @@ final class SmiSection {
         List<String[]> gpuRows = new ArrayList<>();
         for (String line : gpuLines) {
             // Nine cells as asked; eight from a tool (or a stand-in) that leaves power.draw out: no power then.
+            // Read as nine, a line of eight whose name holds a comma puts name text where memory.total goes.
             String[] c = cells(line, 9, 2);
-            if (c == null) {
+            if (c == null || integer(c[3]) == null && known(c[3]) != null) {
                 c = cells(line, 8, 2);
             }
             if (c != null && integer(c[0]) != null) {

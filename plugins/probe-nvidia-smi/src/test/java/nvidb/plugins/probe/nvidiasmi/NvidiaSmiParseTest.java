@@ -43,6 +43,26 @@ class NvidiaSmiParseTest {
     }
 
     @Test
+    void powerDrawIsWattsWhereReportedAndNullWhereTheDriverSaysNot() {
+        GpuReport report = probe.parse(ok("""
+                0, %s, NVIDIA H200, 143771, 25269, 99, 30, 57, 612.34
+                1, %s, NVIDIA GeForce RTX 3090 Ti, 24564, 3, 0, 0, 35, [N/A]
+                2, %s, Tesla K80, 11441, 0, 0, 0, 30, [Not Supported]
+                3, %s, Odd, Card, 1, 0, 0, 0, 30, 70 W
+                4, %s, Before power.draw, 1, 0, 0, 0, 30
+                """.formatted(UUID0, UUID1, "GPU-2", "GPU-3", "GPU-4"), ""));
+        assertNull(report.error());
+        assertEquals(5, report.gpus().size(), report.toString());
+        assertEquals(612.34, report.gpus().get(0).powerW());
+        assertNull(report.gpus().get(1).powerW(), "[N/A]");
+        assertNull(report.gpus().get(2).powerW(), "[Not Supported]");
+        assertEquals("Odd, Card", report.gpus().get(3).name(), "a comma in the name still goes to the name");
+        assertEquals(70.0, report.gpus().get(3).powerW());
+        assertEquals(30, report.gpus().get(4).temperatureC(), "eight cells: a tool that leaves power.draw out");
+        assertNull(report.gpus().get(4).powerW());
+    }
+
+    @Test
     void driverWordsInCellsReadAsUnknownNotAsFailure() {
         GpuReport report = probe.parse(ok("""
                 0, %s, NVIDIA A100-SXM4-80GB, 81920, [Unknown Error], [N/A], [Not Supported], [Insufficient Permissions]

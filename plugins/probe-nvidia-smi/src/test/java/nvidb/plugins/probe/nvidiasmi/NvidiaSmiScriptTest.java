@@ -96,6 +96,14 @@ class NvidiaSmiScriptTest {
     }
 
     @Test
+    void powerDrawComesBackInWattsAndADriverWordAsNone() throws Exception {
+        smi.power(0, 312.46).powerWord(1, "[Not Supported]");
+        GpuReport report = roundTrip(probe("nvidia-smi"), smi.pathWithFake());
+        assertEquals(312.46, report.gpus().get(0).powerW(), report.toString());
+        assertEquals(null, report.gpus().get(1).powerW(), report.toString());
+    }
+
+    @Test
     void worksWithoutTimeoutOnThePath() throws Exception {
         Path bin = smi.binDir();
         GpuReport report = roundTrip(probe(smi.command().toString()), bin.toString());
@@ -227,7 +235,7 @@ class NvidiaSmiScriptTest {
         assertEquals(List.of(SmiSection.GPU_QUERY + " " + SmiSection.FORMAT, SmiSection.APPS_QUERY + " " + SmiSection.FORMAT),
                 smi.callArguments());
         assertEquals("--query-gpu=index,uuid,name,memory.total,memory.used,utilization.gpu,utilization.memory,"
-                + "temperature.gpu --format=csv,noheader,nounits", smi.callArguments().get(0));
+                + "temperature.gpu,power.draw --format=csv,noheader,nounits", smi.callArguments().get(0));
         assertEquals("--query-compute-apps=pid,gpu_uuid,used_memory,process_name --format=csv,noheader,nounits",
                 smi.callArguments().get(1));
     }
