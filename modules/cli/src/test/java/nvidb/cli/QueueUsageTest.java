@@ -34,42 +34,56 @@ class QueueUsageTest {
     @BeforeEach
     void setUp() throws Exception {
         cli = new Cli(tmp);
+        sweepId = november(cli);
+    }
+
+    /** The jobs of November, by hand, into {@code cli}'s queue (the web's test reads them too); the sweep's id. */
+    static long november(Cli cli) throws Exception {
         // 1: alice, train-1 on alpha, 2 GPUs of 8 GiB, 3 h inside the window; peak 6 GiB; idle 0.5 GPU-h; 1.2 kWh.
-        long j1 = submit("--gpus", "2", "--vram", "8G", "--name", "train-1");
-        ran(j1, "completed", "alice", "alpha", "2026-11-10T01:00:00Z", "2026-11-10T04:00:00Z", 6144, 10, 1800, 4_320_000.0);
+        long j1 = submit(cli, "--gpus", "2", "--vram", "8G", "--name", "train-1");
+        ran(cli, j1, "completed", "alice", "alpha", "2026-11-10T01:00:00Z", "2026-11-10T04:00:00Z", 6144, 10, 1800, 4_320_000.0);
         // 2: alice, train-2 on beta, 1 GPU of 4 GiB, 4 h of which 2 h after --since; nothing measured but 2 kWh.
-        long j2 = submit("--gpus", "1", "--vram", "4G", "--name", "train-2");
-        ran(j2, "failed", "alice", "beta", "2026-11-09T22:00:00Z", "2026-11-10T02:00:00Z", null, 0, 0, 7_200_000.0);
+        long j2 = submit(cli, "--gpus", "1", "--vram", "4G", "--name", "train-2");
+        ran(cli, j2, "failed", "alice", "beta", "2026-11-09T22:00:00Z", "2026-11-10T02:00:00Z", null, 0, 0, 7_200_000.0);
         // 3: bob, the one run of a sweep, on alpha: 1 GPU of 2 GiB for 30 min; peak 512 MiB; never idle; 0.1 kWh.
         JsonNode sweep = cli.json("job", "sweep", "--no-tick", "-n", "grid", "--grid", "a=1", "--gpus", "1", "--vram", "2G",
                 "--", "echo", "{a}");
-        sweepId = sweep.path("sweep").path("id").asLong();
+        long sweepId = sweep.path("sweep").path("id").asLong();
         long j3 = sweep.path("runs").path(0).path("job_id").asLong();
-        ran(j3, "completed", "bob", "alpha", "2026-11-11T00:00:00Z", "2026-11-11T00:30:00Z", 512, 4, 0, 360_000.0);
+        ran(cli, j3, "completed", "bob", "alpha", "2026-11-11T00:00:00Z", "2026-11-11T00:30:00Z", 512, 4, 0, 360_000.0);
         // 4: carol, before the window: 1 GPU for an hour.
-        long j4 = submit("--gpus", "1", "--vram", "1G", "--name", "old");
-        ran(j4, "completed", "carol", "alpha", "2026-11-08T00:00:00Z", "2026-11-08T01:00:00Z", null, 0, 0, null);
+        long j4 = submit(cli, "--gpus", "1", "--vram", "1G", "--name", "old");
+        ran(cli, j4, "completed", "carol", "alpha", "2026-11-08T00:00:00Z", "2026-11-08T01:00:00Z", null, 0, 0, null);
         // 5: still pending, and 6: cancelled before it ran: neither counts.
-        submit("--gpus", "1", "--name", "waiting");
-        long j6 = submit("--gpus", "1", "--name", "never");
-        sql("UPDATE jobs SET state = 'cancelled', finished_at = ?, user = 'alice' WHERE id = ?", "2026-11-10T05:00:00Z", j6);
+        submit(cli, "--gpus", "1", "--name", "waiting");
+        long j6 = submit(cli, "--gpus", "1", "--name", "never");
+        sql(cli, "UPDATE jobs SET state = 'cancelled', finished_at = ?, user = 'alice' WHERE id = ?", "2026-11-10T05:00:00Z", j6);
+        return sweepId;
     }
 
     private long submit(String... args) {
+        return submit(cli, args);
+    }
+
+    private static long submit(Cli cli, String... args) {
         List<String> all = new ArrayList<>(List.of("job", "submit", "--no-tick"));
         all.addAll(List.of(args));
         all.addAll(List.of("--", "true"));
         return cli.json(all.toArray(String[]::new)).path("job").path("id").asLong();
     }
 
-    private void ran(long id, String state, String user, String node, String started, String finished, Integer peakMb,
+    private static void ran(Cli cli, long id, String state, String user, String node, String started, String finished, Integer peakMb,
                      int utilSamples, double idleGpuS, Double joules) throws Exception {
-        sql("UPDATE jobs SET state = ?, user = ?, node = ?, started_at = ?, finished_at = ?, peak_vram_mb = ?,"
+        sql(cli, "UPDATE jobs SET state = ?, user = ?, node = ?, started_at = ?, finished_at = ?, peak_vram_mb = ?,"
                 + " util_samples = ?, idle_gpu_s = ?, energy_j = ? WHERE id = ?",
                 state, user, node, started, finished, peakMb, utilSamples, idleGpuS, joules, id);
     }
 
     private void sql(String statement, Object... values) throws Exception {
+        sql(cli, statement, values);
+    }
+
+    static void sql(Cli cli, String statement, Object... values) throws Exception {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + cli.database());
              PreparedStatement ps = c.prepareStatement(statement)) {
             for (int i = 0; i < values.length; i++) {

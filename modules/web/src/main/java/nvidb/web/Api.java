@@ -81,6 +81,8 @@ final class Api {
                 case "lanes" -> answer(ex, pool.with((app, c) -> app.lanes(c, null)));
                 case "nodes" -> answer(ex, pool.with((app, c) -> app.nodes(c, false)));
                 case "history" -> history(ex, q);
+                // queue usage --json's document; a since or by that does not parse is a usage error (400).
+                case "usage" -> answer(ex, pool.with((app, c) -> app.usage(c, q.get("since"), q.get("by"))));
                 default -> {
                     return false;
                 }

@@ -15,6 +15,7 @@ import nvidb.core.api.JobState;
 import nvidb.core.api.NodeAdmin;
 import nvidb.core.api.NodeState;
 import nvidb.core.app.Application;
+import nvidb.core.app.UsageReport;
 
 /**
  * {@code GET /metrics}: the Prometheus text exposition format (version 0.0.4), read from the
@@ -62,6 +63,7 @@ final class Metrics {
         }
         t.help("nvidb_jobs_idle", "gauge", "running jobs whose GPUs have sat idle for queue.idle_after");
         t.sample("nvidb_jobs_idle", Map.of(), app.idleJobs(caller));
+        users(t, app.userLoads(caller));
         List<History.QueueSample> recent = app.queueSamples(caller, History.Range.HOUR);
         t.help("nvidb_oldest_pending_seconds", "gauge", "how long the oldest pending job had waited at the last pass");
         t.sample("nvidb_oldest_pending_seconds", Map.of(), recent.isEmpty() ? 0 : recent.getLast().oldestWaitS());
@@ -82,6 +84,19 @@ final class Metrics {
                 + " for a retry");
         t.sample("nvidb_alert_deliveries_failed", Map.of(), failing);
         return t.toString();
+    }
+
+    /** Per user (jobs from before accounts were recorded under user=""): GPUs now, GPU-seconds ever. */
+    private static void users(Text t, List<UsageReport.UserLoad> users) {
+        t.help("nvidb_user_running_gpus", "gauge", "GPUs held by the user's running jobs");
+        for (UsageReport.UserLoad u : users) {
+            t.sample("nvidb_user_running_gpus", Map.of("user", u.user() == null ? "" : u.user()), u.runningGpus());
+        }
+        t.help("nvidb_user_gpu_seconds_total", "counter", "GPU-seconds of the user's jobs, every run the queue holds"
+                + " (a running job up to now; a purge takes its jobs' away)");
+        for (UsageReport.UserLoad u : users) {
+            t.sample("nvidb_user_gpu_seconds_total", Map.of("user", u.user() == null ? "" : u.user()), u.gpuSeconds());
+        }
     }
 
     private static void memory(Text t, Map<String, String> labels, String kind, Integer mib) {

@@ -253,11 +253,22 @@ function queuePlot(doc) {
     + max + '), longest wait ' + Math.max(0, ...s.map((p) => p.oldest_wait_s)) + ' s'), plot);
 }
 
+// What each user's jobs used over the range: GET /api/v1/usage, the document of queue usage --json.
+function usageTable(doc) {
+  const keys = ['jobs', 'gpu_hours', 'vram_gib_hours_reserved', 'vram_gib_hours_peak', 'idle_gpu_hours', 'energy_kwh'];
+  const row = (name, r) => el('tr', {}, el('td', {}, name),
+    ...keys.map((k) => el('td', {}, r[k] === null || r[k] === undefined ? '-' : String(r[k]))));
+  return el('div', { class: 'plot-box' }, el('div', { class: 'plot-title' }, 'Usage by user since ' + doc.since),
+    el('table', { id: 'usage' }, el('thead', {}, el('tr', {}, el('th', {}, 'user'), ...keys.map((k) => el('th', {}, k)))),
+      el('tbody', {}, ...doc.rows.map((r) => row(r.key === null ? '-' : r.key, r)), row('total', doc.total))));
+}
+
 async function historyPage() {
   const s = await get('status');
   const buttons = ['1h', '1d', '7d'].map((r) => el('button', { id: 'range-' + r, onclick: () => { range = r; refresh(); } },
     r + (r === range ? ' ✓' : '')));
-  const out = [el('div', {}, ...buttons), queuePlot(await get('history?range=' + range))];
+  const out = [el('div', {}, ...buttons), usageTable(await get('usage?by=user&since=' + range)),
+    queuePlot(await get('history?range=' + range))];
   for (const n of s.nodes) {
     for (const g of n.gpus) {
       out.push(gpuPlot(n.name + ' GPU' + g.index + ' ' + (g.name || ''),
