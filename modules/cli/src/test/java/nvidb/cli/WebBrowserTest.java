@@ -158,6 +158,11 @@ class WebBrowserTest {
         boolean drawn = wait.until(d -> d.findElement(By.cssSelector("svg.plot[data-points]:not([data-points='0'])"
                 + " circle.point")).isDisplayed());
         assertTrue(drawn, "a plot has drawn points");
+        // Usage by user over the last hour: the cancelled job's account, with its GPU-hours, and the total.
+        String account = queue.cli.json("job", "show", String.valueOf(id), "--no-tick").path("user").asText();
+        String usage = wait.until(d -> d.findElement(By.cssSelector("#usage tbody")).getText());
+        assertTrue(usage.startsWith(account + " 1 "), usage);
+        assertTrue(usage.contains("\ntotal 1 "), usage);
         shot("history");
     }
 
