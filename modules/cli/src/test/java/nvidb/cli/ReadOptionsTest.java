@@ -35,6 +35,7 @@ class ReadOptionsTest {
             new Read(0, "queue", "lane", "box:0"),
             new Read(1, "queue", "lane", "box:0", "runner"), // 1: the lane's runner is enabled but not up
             new Read(0, "queue", "alerts"), new Read(0, "queue", "events"), new Read(0, "queue", "history"),
+            new Read(0, "queue", "usage"),
             new Read(0, "job", "ls"), new Read(0, "job", "show", "1"), new Read(0, "job", "logs", "1"),
             new Read(0, "job", "wait", "1"), new Read(0, "job", "result", "1"),
             new Read(0, "sweep", "ls"), new Read(0, "sweep", "show", "1"), new Read(0, "sweep", "export", "1", "--csv"),

@@ -74,6 +74,17 @@ final class QueueTools {
         return ToolOutcome.ok(c.app().lanes(c.caller(), node), null);
     }
 
+    static ToolOutcome usage(ToolCall c) {
+        ToolArguments a = c.args();
+        a.flag("csv"); // the answer is always the document; CSV is the terminal's form of it
+        String since = a.string("since");
+        String by = a.string("by");
+        nvidb.core.app.UsageReport.check(since, by);
+        c.app().tick(c.caller(), c.readTick());
+        var doc = c.app().usage(c.caller(), since, by);
+        return ToolOutcome.ok(doc, doc.rows().size() + " " + doc.by() + "(s), " + doc.total().gpuHours() + " GPU-hours in all");
+    }
+
     static ToolOutcome sweep(ToolCall c) {
         ToolArguments a = c.args();
         long id = Ids.parse(a.string("id"));

@@ -6,6 +6,7 @@ import nvidb.core.view.JobListing;
 import nvidb.core.view.QueueDocuments;
 import nvidb.core.view.StatusSummary;
 import nvidb.core.view.SweepDocuments;
+import nvidb.core.view.UsageDocuments;
 
 /**
  * Every tool {@code nvidb mcp} and {@code /mcp} offer, each described for an agent with the
@@ -90,6 +91,10 @@ public final class Tools {
                     false, QueueTools::nodes),
             new Tool("lanes", "GPU lanes", "Every GPU lane: what it runs now, what is next, and why it waits." + TICK,
                     QueueDocuments.Lanes.class, true, false, QueueTools::lanes),
+            new Tool("usage", "Who used what", "What the jobs that ran since a time used (since: 7d, 12h, 30m, an"
+                    + " ISO date or time, or all; default 7d), a row per user, sweep, node or name (by) and a total:"
+                    + " jobs, GPU-hours, VRAM GiB-hours reserved and at peak, idle GPU-hours, energy in kWh (null"
+                    + " where unmeasured)." + TICK, UsageDocuments.Report.class, true, false, QueueTools::usage),
             new Tool("sweep", "Show a sweep", "One row per run of a sweep: parameters, state, exit code, status line"
                     + " and every numeric field of its result; metric (with min or max, sort) puts the best first."
                     + TICK, SweepDocuments.Shown.class, true, false, QueueTools::sweep),

@@ -41,6 +41,7 @@ public final class CliToolParameters implements ToolParameters {
             Map.entry("status", QueueCommand.SUBCOMMANDS.get("status")),
             Map.entry("nodes", QueueCommand.SUBCOMMANDS.get("nodes")),
             Map.entry("lanes", QueueCommand.SUBCOMMANDS.get("lanes")),
+            Map.entry("usage", QueueCommand.SUBCOMMANDS.get("usage")),
             Map.entry("sweep", SweepCommand.SUBCOMMANDS.get("show")),
             Map.entry("doctor", () -> new DoctorCommand(Optional::empty)));
 

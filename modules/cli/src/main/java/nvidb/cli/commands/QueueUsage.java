@@ -9,10 +9,10 @@ import picocli.CommandLine.Option;
 
 /** {@code nvidb queue usage}: what the jobs used, by user, sweep, node or name. */
 @Command(name = "usage", mixinStandardHelpOptions = true, description = {
-    "What the jobs that ran in a window used, a row per user (or sweep, node, name) and a total: jobs, GPU-hours,",
-    "VRAM reserved and at its measured peak (GiB-hours), idle GPU-hours (GPUs at or under queue.idle_util) and",
-    "energy (kWh, where nvidia-smi reports power.draw). A job still running counts up to now; a run the window",
-    "cuts counts its part inside it. Unmeasured figures are null (-). See docs/usage.md."})
+    "What the jobs that ran in a window used, a row per user (or sweep, node, name) and a total.",
+    "Each row: jobs, GPU-hours, VRAM reserved and at its measured peak (GiB-hours), idle GPU-hours (GPUs at or",
+    "under queue.idle_util) and energy (kWh, where nvidia-smi reports power.draw). A job still running counts up",
+    "to now; a run the window cuts counts its part inside it. Unmeasured figures are null (-). See docs/usage.md."})
 public final class QueueUsage extends BaseCommand {
     @Option(names = "--since", paramLabel = "WHEN", defaultValue = "7d",
             description = "7d, 12h, 30m, an ISO date or time (2026-12-01, 2026-12-01T09:00:00Z), or all (default 7d).")
