@@ -2,6 +2,7 @@ package nvidb.core.store;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import nvidb.core.api.History;
@@ -16,16 +17,19 @@ import nvidb.core.api.History;
  */
 public final class AccountingRepository {
     /**
-     * ?1 is the window's start, ?2 its end, in epoch seconds; timestamps are ISO-8601 text to the
-     * second, which strftime('%s') reads as epoch seconds. A running job ends at the window's end.
+     * ?1 is the window's start, ?2 its end, in epoch seconds; ?3 and ?4 the same as the stored text
+     * (ISO-8601 to the second, one form, so it compares as text: the jobs that ended before the
+     * window or started after it are passed over without reading their times). unixepoch() reads a
+     * stored time as epoch seconds, the costly part, so it runs only for the jobs that are left. A
+     * running job ends at the window's end.
      */
     private static final String USAGE = """
             WITH ran AS (
                 SELECT %s AS key, j.gpus, j.vram_mb, j.peak_vram_mb, j.util_samples, j.idle_gpu_s, j.energy_j,
-                       CAST(strftime('%%s', j.started_at) AS INTEGER) AS began,
-                       COALESCE(CAST(strftime('%%s', j.finished_at) AS INTEGER), ?2) AS ended
+                       unixepoch(j.started_at) AS began, COALESCE(unixepoch(j.finished_at), ?2) AS ended
                 FROM jobs j %s
                 WHERE j.started_at IS NOT NULL AND (j.finished_at IS NOT NULL OR j.state = 'running')
+                  AND j.started_at <= ?4 AND (j.finished_at IS NULL OR j.finished_at >= ?3)
             ), inside AS (
                 SELECT *, MAX(0, MIN(ended, ?2) - MAX(began, ?1)) AS inside_s,
                        CASE WHEN ended > began
@@ -62,7 +66,7 @@ public final class AccountingRepository {
         return Rows.sql(() -> {
             List<History.Usage> out = new ArrayList<>();
             try (PreparedStatement ps = db.connection().prepareStatement(sql)) {
-                Rows.bind(ps, sinceS, untilS);
+                Rows.bind(ps, sinceS, untilS, Instant.ofEpochSecond(sinceS), Instant.ofEpochSecond(untilS));
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         out.add(new History.Usage(rs.getString("key"), rs.getLong("jobs"), rs.getDouble("gpu_s"),
