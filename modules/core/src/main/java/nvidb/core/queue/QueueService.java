@@ -248,6 +248,11 @@ public final class QueueService implements Queue {
     }
 
     @Override
+    public java.util.List<nvidb.core.api.UserStanding> users() {
+        return store.db.read(() -> nvidb.core.lab.Standings.read(store, config.settings().lab(), Times.now()));
+    }
+
+    @Override
     public nvidb.core.api.History history() {
         return new HistoryService(context);
     }
