@@ -83,8 +83,8 @@ public interface Queue extends AutoCloseable {
     Backups backups();
 
     /**
-     * Each user's fair-share standing, what they run and what waits, and their limits
-     * ({@code queue status}'s users), by name.
+     * Each user's fair-share standing as of the last pass (what that pass ordered by), what they
+     * run and what waits, and their limits ({@code queue status}'s users), by name.
      */
     java.util.List<UserStanding> users();
 
