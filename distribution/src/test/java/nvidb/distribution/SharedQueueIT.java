@@ -173,6 +173,38 @@ class SharedQueueIT {
         assertTrue(broken.path("fix").asText().contains("nvidb queue share --group " + group), broken.toString());
     }
 
+    @Test
+    void eachAccountsQuotaHoldsItsOwnSubmitsAndStatusListsEveryone() throws Exception {
+        assertEquals(0, as("root", "queue", "share", "--group", group).exit());
+        String lab = "queue:\n  users:\n    default:\n      max_pending: 3\n    " + alice + ":\n      max_pending: 1\n"
+                + "      share: 2\n";
+        for (String u : List.of(alice, bob)) {
+            Path config = base.resolve("home-" + u + "/queue.yml");
+            Files.writeString(config, lab);
+            assertEquals(0, sh("chown", u, config.toString()).exit());
+        }
+        assertEquals(0, as(alice, "job", "submit", "--json", "--gpus", "0", "--no-tick", "--", "true").exit());
+        Result second = as(alice, "job", "submit", "--json", "--gpus", "0", "--no-tick", "--", "true");
+        assertEquals(75, second.exit(), second.out() + second.err());
+        assertEquals("quota", second.json().path("code").asText());
+        assertTrue(second.json().path("error").asText().startsWith("quota: " + alice + " has 1 of 1 jobs waiting"),
+                second.out());
+        // bob's limit is the default's, and USER=bob in alice's environment (asCommand) gave her none of it.
+        for (int i = 0; i < 3; i++) {
+            Result b = as(bob, "job", "submit", "--json", "--gpus", "0", "--no-tick", "--", "true");
+            assertEquals(0, b.exit(), b.out() + b.err());
+        }
+        assertEquals(75, as(bob, "job", "submit", "--json", "--gpus", "0", "--no-tick", "--", "true").exit());
+        JsonNode users = as(alice, "queue", "status", "--json", "--no-tick").json().path("users");
+        java.util.Map<String, JsonNode> byName = new java.util.HashMap<>();
+        users.forEach(u -> byName.put(u.path("user").asText(), u));
+        assertEquals(1, byName.get(alice).path("pending").asInt(), users.toString());
+        assertEquals(2.0, byName.get(alice).path("share").asDouble(), users.toString());
+        assertEquals(1, byName.get(alice).path("limits").path("max_pending").asInt(), users.toString());
+        assertEquals(3, byName.get(bob).path("pending").asInt(), users.toString());
+        assertEquals(3, byName.get(bob).path("limits").path("max_pending").asInt(), users.toString());
+    }
+
     private static JsonNode check(Result doctor, String name) throws IOException {
         for (JsonNode c : doctor.json().path("checks")) {
             if (c.path("name").asText().equals(name)) {

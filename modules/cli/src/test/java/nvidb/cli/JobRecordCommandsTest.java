@@ -54,7 +54,8 @@ class JobRecordCommandsTest {
                 "exit_code", "attempt", "max_retries", "last_error", "heartbeat_at", "gpu_mem_mb", "result", "notes",
                 "progress", "progress_at", "held_reason", "held"), keys.subList(0, 37));
         // Extra keys after the reference's 37: what the queue measured and learned (issue 33).
-        assertEquals(List.of("peak_vram_mb", "mean_util_percent", "vram_source", "failure", "user"),
+        assertEquals(List.of("peak_vram_mb", "mean_util_percent", "vram_source", "failure", "user",
+                "wait_reason"),
                 keys.subList(37, keys.size()));
         assertEquals("explicit", job.path("vram_source").path("kind").asText());
         assertEquals("train", job.path("name").asText());

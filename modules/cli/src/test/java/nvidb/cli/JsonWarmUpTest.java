@@ -88,8 +88,8 @@ class JsonWarmUpTest {
                 derived(JobSubmit.class));
         // The summary (--summary), the status document, the records of its lists, then those of theirs.
         assertEquals(names(StatusSummary.class, StatusDocument.class, NodeView.class, AlertView.Listed.class,
-                        LaneView.Detail.class, JobView.class, NodeView.Gpu.class, AlertView.Delivery.class,
-                        NodeView.Process.class),
+                        LaneView.Detail.class, JobView.class, nvidb.core.view.UserView.class, NodeView.Gpu.class,
+                        AlertView.Delivery.class, NodeView.Process.class),
                 derived(QueueStatus.class));
         // Its jobs are a JobStream, written by its own serialiser, which builds JobView's with the listing's.
         assertEquals(names(JobListing.class), derived(JobList.class));

@@ -81,6 +81,7 @@ class WebBrowserTest {
 
     @Test
     void theQueueLivesInTheBrowser() throws Exception {
+        queue.queueSettings("  users:\n    default:\n      max_gpus: 4\n"); // a limit: the overview lists the users
         server = queue.cli.start("queue", "web", "--listen", "127.0.0.1:0", "--json");
         java.util.concurrent.CompletableFuture<String> line = new java.util.concurrent.CompletableFuture<>();
         Thread.ofVirtual().start(() -> {
@@ -132,6 +133,9 @@ class WebBrowserTest {
         System.out.println("web: the submitted job appeared in the browser " + ms + " ms after its submit ended");
         assertEquals(name, wait.until(d -> d.findElement(row).findElement(By.cssSelector(".job-name")).getText()));
         assertNull(((JavascriptExecutor) browser).executeScript("return window.pwned"), "the name stayed text");
+        String me = nvidb.core.api.Caller.osAccount(); // the job's user: the users table lists them with their limit
+        String users = wait.until(d -> d.findElement(By.cssSelector("#users tr[data-user='" + me + "']")).getText());
+        assertTrue(users.contains("gpus≤4"), "the users table shows each user's limits: " + users);
 
         wait.until(d -> {
             d.findElement(row).click();

@@ -66,7 +66,7 @@ final class Http {
         json(ex, status, Json.pretty(o));
     }
 
-    /** The HTTP status of a CLI error code: the caller's mistake 400, not theirs to change 403, unknown 404, refused 409. */
+    /** The HTTP status of a CLI error code: the caller's mistake 400, not theirs to change 403, unknown 404, refused 409, over a quota 429. */
     static int status(String code) {
         if (code == null) {
             return 200;
@@ -74,6 +74,7 @@ final class Http {
         return switch (code) {
             case "usage" -> 400;
             case "forbidden" -> 403;
+            case "quota" -> 429;
             case "not_found" -> 404;
             case "conflict" -> 409;
             case "unavailable", "interrupted" -> 503;

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import nvidb.cli.output.HumanViews;
+import nvidb.cli.output.UserViews;
 import nvidb.core.api.Job;
 import nvidb.core.api.JobQueries;
 import nvidb.core.api.Keeper;
@@ -73,14 +74,18 @@ public final class QueueStatus extends BaseCommand {
             addCount(parts, s, counts.getOrDefault(s, 0L));
         }
         out().line("JOBS  " + (parts.isEmpty() ? "empty" : String.join(" · ", parts)));
-        if (summary) {
-            return 0;
+
+        if (!summary) {
+            out().line(HumanViews.jobTable(active, now, "  "));
+            if (!recent.isEmpty()) {
+                out().line("");
+                out().line("RECENTLY FINISHED");
+                out().line(HumanViews.jobTable(recent, now, "  "));
+            }
         }
-        out().line(HumanViews.jobTable(active, now, "  "));
-        if (!recent.isEmpty()) {
+        if (UserViews.worthShowing(status.users())) {
             out().line("");
-            out().line("RECENTLY FINISHED");
-            out().line(HumanViews.jobTable(recent, now, "  "));
+            out().line(UserViews.users(status.users()));
         }
         return 0;
     }

@@ -153,6 +153,9 @@ public final class HumanViews {
             field(sb, "", "release it with `nvidb job release " + j.id() + "`, or repoint it with `nvidb job edit "
                     + j.id() + " --add-after ID`");
         }
+        if (j.waiting() != null) {
+            field(sb, "waiting", j.waiting());
+        }
         if (!j.dependsOn().isEmpty()) {
             field(sb, "depends_on", ids(j.dependsOn()));
         }

@@ -18,6 +18,12 @@ public enum ErrorCode {
      * {@code queue.admins}. Exit 77 is {@code EX_NOPERM} of sysexits.h.
      */
     FORBIDDEN(77, "forbidden"),
+    /**
+     * A submit beyond the caller's {@code queue.users} limits: more waiting jobs than
+     * {@code max_pending}, or one job bigger than the user may ever hold. Exit 75 is
+     * {@code EX_TEMPFAIL} of sysexits.h: the same submit may pass once their jobs have run.
+     */
+    QUOTA(75, "quota"),
     /** Unknown option, bad size, bad id, malformed value, broken configuration. */
     USAGE(64, "usage"),
     /**

@@ -50,7 +50,8 @@ public record Job(
         String heldReason,
         String idempotencyKey,
         Learned learned,
-        String user) {
+        String user,
+        String waitReason) {
 
     /**
      * What the queue measured and learned of the job (schema 10).
@@ -107,7 +108,7 @@ public record Job(
         this(id, name, state, command, workdir, env, priority, gpus, vramMb, nodeConstraint, dependsOn, dependsAny,
                 maxRuntimeS, submitter, tags, createdAt, updatedAt, startedAt, finishedAt, node, gpuIds, lane, laneSeq,
                 remotePid, remotePgid, runDir, exitCode, attempt, maxRetries, lastError, heartbeatAt, gpuMemMb,
-                resultJson, notes, progress, progressAt, heldReason, idempotencyKey, Learned.NONE, null);
+                resultJson, notes, progress, progressAt, heldReason, idempotencyKey, Learned.NONE, null, null);
     }
 
     public Job {
@@ -124,6 +125,11 @@ public record Job(
 
     public boolean held() {
         return state == JobState.PENDING && heldReason != null && !heldReason.isEmpty();
+    }
+
+    /** Why the last pass left this pending job waiting, when a rule held it; null for any other job. */
+    public String waiting() {
+        return state == JobState.PENDING && !held() ? waitReason : null;
     }
 
     /** "held" for held jobs, else the state's label: what people see. */

@@ -37,6 +37,10 @@ public final class NvidbException extends RuntimeException {
         return new NvidbException(ErrorCode.FORBIDDEN, message);
     }
 
+    public static NvidbException quota(String message) {
+        return new NvidbException(ErrorCode.QUOTA, message);
+    }
+
     public static NvidbException conflict(String message) {
         return new NvidbException(ErrorCode.CONFLICT, message);
     }

@@ -82,6 +82,12 @@ public interface Queue extends AutoCloseable {
     /** Backing the database up while the queue works, and restoring a backup. */
     Backups backups();
 
+    /**
+     * Each user's fair-share standing as of the last pass (what that pass ordered by), what they
+     * run and what waits, and their limits ({@code queue status}'s users), by name.
+     */
+    java.util.List<UserStanding> users();
+
     /** The GPUs' and the queue's history, as the passes recorded it (the web pages' plots). */
     History history();
 

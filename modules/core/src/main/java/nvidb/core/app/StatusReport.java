@@ -19,6 +19,7 @@ import nvidb.core.view.NodeView;
 import nvidb.core.view.QueueDocuments;
 import nvidb.core.view.StatusDocument;
 import nvidb.core.view.StatusSummary;
+import nvidb.core.view.UserView;
 
 /**
  * Builds {@code queue status}, the one place its reads are made: the document the CLI and the web
@@ -43,7 +44,7 @@ final class StatusReport {
                 queue.laneQueries().list(null).stream().map(v -> LaneView.Detail.of(v, now)).toList(),
                 new JobStream(jobs, Application.ACTIVE, true, now), JobView.of(recent(jobs, q.recent()), now),
                 alerts.alerts().stream().map(AlertView.Listed::of).toList(), alerts.open(),
-                queue.nodeAdmin().pendingReaps());
+                queue.nodeAdmin().pendingReaps(), UserView.of(queue.users()));
     }
 
     static StatusSummary summary(Queue queue, Keeper keeper, StatusQuery q, Instant now) {
@@ -67,7 +68,7 @@ final class StatusReport {
         return new StatusValues(now, queue.info(), queue.lastTickAt(), queue.backups().lastBackupAt().orElse(null),
                 queue.daemon(), keeper.state(), jobs.countsByState(), jobs.jobs(Application.ACTIVE).jobs().reversed(),
                 recent(jobs, q.recent()), finished, queue.nodeAdmin().nodes(q.includeIgnored()),
-                queue.laneQueries().list(null), jobs.alerts(false, q.alerts()));
+                queue.laneQueries().list(null), jobs.alerts(false, q.alerts()), queue.users());
     }
 
     /** Finished jobs among the newest {@code among}, at most 10, newest first. */

@@ -20,9 +20,11 @@ import nvidb.core.api.Queue;
  * @param recent   finished jobs among the newest {@link StatusQuery#recent}, at most 10, newest first
  * @param finished the newest {@link StatusQuery#finished} finished jobs (none unless asked), newest first
  * @param alerts   the newest {@link StatusQuery#alerts} open alerts, and how many are open
+ * @param users    each user's fair-share standing, what they run and what waits, and their limits
  */
 public record StatusValues(Instant at, Queue.Info info, Instant lastTickAt, Instant lastBackupAt,
                            Optional<DaemonInfo> daemon, Keeper.State keeper, Map<String, Long> counts, List<Job> active,
                            List<Job> recent, List<Job> finished, List<NodeAdmin.NodeView> nodes,
-                           List<LaneQueries.LaneView> lanes, JobQueries.AlertPage alerts) {
+                           List<LaneQueries.LaneView> lanes, JobQueries.AlertPage alerts,
+                           List<nvidb.core.api.UserStanding> users) {
 }

@@ -134,6 +134,7 @@ public final class ConfigLoader {
     private QueueSettings settings(ConfigSection q) {
         Set<String> known = new java.util.HashSet<>(QUEUE_KEYS);
         known.addAll(LearningKeys.KEYS);
+        known.addAll(LabKeys.KEYS);
         q.requireKnownKeys(known);
         QueueSettings d = QueueSettings.defaults();
         String placement = q.string("placement", d.placement());
@@ -160,7 +161,8 @@ public final class ConfigLoader {
                 notify(q.value("notify").orElse(null)),
                 web(q.value("web").orElse(null)),
                 LearningKeys.read(q),
-                accounts(q, "admins"));
+                accounts(q, "admins"),
+                LabKeys.read(q));
     }
 
     /**

@@ -29,10 +29,12 @@ public record QueueSettings(
         Map<String, Object> notifySettings,
         String webListen,
         Learning learning,
-        java.util.List<String> admins) {
+        java.util.List<String> admins,
+        LabSettings lab) {
 
     public QueueSettings {
         learning = learning == null ? Learning.DEFAULTS : learning;
+        lab = lab == null ? LabSettings.DEFAULTS : lab;
         admins = admins == null ? java.util.List.of() : java.util.List.copyOf(admins);
     }
 
@@ -69,13 +71,13 @@ public record QueueSettings(
     public static QueueSettings defaults() {
         return new QueueSettings(512, 4, 4, "spread", 0, 3, 180, 25, 60, ".nvidb/jobs", false, "local",
                 ".nvidb/lanes", 1, 3, 900, 300, new BackupSettings(false, 24, 7, null), NotifySettings.DEFAULTS, null,
-                Learning.DEFAULTS, java.util.List.of());
+                Learning.DEFAULTS, java.util.List.of(), LabSettings.DEFAULTS);
     }
 
     public QueueSettings withIncludeLocal(boolean value) {
         return new QueueSettings(headroomMb, maxJobsPerGpu, maxCpuJobsPerNode, placement, defaultVramMb, tickMinInterval,
                 lockTtl, probeTimeout, launchTimeout, jobRoot, value, localNodeName, laneSpoolRoot, laneLookahead,
-                lanePollInterval, laneIdleExit, burstAfter, backup, notifySettings, webListen, learning, admins);
+                lanePollInterval, laneIdleExit, burstAfter, backup, notifySettings, webListen, learning, admins, lab);
     }
 
     /** The scheduler lease must outlive every single remote call of a pass, retries included. */

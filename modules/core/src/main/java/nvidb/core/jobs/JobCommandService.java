@@ -67,6 +67,7 @@ public final class JobCommandService implements JobCommands {
                 }
             }
             Submission.Prepared prepared = submission.prepare(r);
+            submission.admit(prepared, 1);
             long id = submission.insert(prepared, r.name(), r.command(), Map.of(), r.at(), r.idempotencyKey());
             return new Submitted(store.jobs.find(id).orElseThrow(), false, null);
         });

@@ -12,6 +12,7 @@ import nvidb.core.api.NvidbException;
 import nvidb.core.api.Sizes;
 import nvidb.core.api.SubmitRequest;
 import nvidb.core.api.Times;
+import nvidb.core.config.LabSettings;
 import nvidb.core.config.NvidbPaths;
 import nvidb.core.config.QueueSettings;
 import nvidb.core.lanes.Lanes;
@@ -159,6 +160,37 @@ public final class Submission {
             source = VramSizing.source(p.vramKind());
         }
         return new Sized(vram, new JobRepository.Sizing(source, nameFamily, commandFamily, p.oomRetry()));
+    }
+
+    /**
+     * The caller's {@code queue.users} limits on submitting {@code jobs} jobs of {@code p}, inside
+     * the write transaction that makes them (so that two submits at once cannot both pass the last
+     * place): refused beyond {@code max_pending} waiting jobs, or when one job is bigger than the
+     * user may ever hold. Nothing is made when refused.
+     */
+    public void admit(Prepared p, int jobs) {
+        String user = account();
+        LabSettings.UserPolicy policy = ctx.config().settings().lab().of(user);
+        if (!policy.limits()) {
+            return;
+        }
+        SubmitRequest r = p.request();
+        if (policy.maxGpus() != null && r.gpus() > policy.maxGpus()) {
+            throw NvidbException.quota("quota: " + user + " may hold " + policy.maxGpus() + " GPUs at once (queue.users"
+                    + " max_gpus) and the job asks for " + r.gpus());
+        }
+        if (policy.maxVramMb() != null && !p.auto() && p.vramMb() * r.gpus() > policy.maxVramMb()) {
+            throw NvidbException.quota("quota: " + user + " may hold " + Sizes.format(policy.maxVramMb()) + " of VRAM at"
+                    + " once (queue.users max_vram) and the job asks for " + Sizes.format(p.vramMb() * r.gpus()));
+        }
+        if (policy.maxPending() != null) {
+            int waiting = store.lab.pendingOf(user);
+            if (waiting + jobs > policy.maxPending()) {
+                throw NvidbException.quota("quota: " + user + " has " + waiting + " of " + policy.maxPending()
+                        + " jobs waiting (queue.users max_pending)" + (jobs > 1 ? " and this adds " + jobs : "")
+                        + "; submit again when some have started, or cancel some");
+            }
+        }
     }
 
     /** The OS account asking: the operation's caller's, else this process's. */

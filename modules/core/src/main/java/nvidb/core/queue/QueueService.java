@@ -248,6 +248,14 @@ public final class QueueService implements Queue {
     }
 
     @Override
+    public java.util.List<nvidb.core.api.UserStanding> users() {
+        // As of the last pass, what fair share ordered by: two reads between passes agree.
+        Instant at = lastTickAt();
+        return store.db.read(() -> nvidb.core.lab.Standings.read(store, config.settings().lab(),
+                at != null ? at : Times.now()));
+    }
+
+    @Override
     public nvidb.core.api.History history() {
         return new HistoryService(context);
     }

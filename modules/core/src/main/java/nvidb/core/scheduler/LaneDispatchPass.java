@@ -40,14 +40,14 @@ final class LaneDispatchPass {
             long busy = round.running().stream().filter(j -> e.getKey().equals(j.lane())).count();
             for (Job head : e.getValue()) {
                 if (busy >= lane.concurrency() || !LaneReadiness.headReady(head, round.deps())
-                        || !round.limits().admits(head)) {
+                        || !round.admits(head)) {
                     break; // a lane never steps over its head, nor over a run its sweep's limit holds back
                 }
                 Optional<PlacementPlanner.Choice> choice = round.planner().chooseExact(head, lane.node(), lane.gpuIds());
                 if (choice.isEmpty() || !launcher.launchOn(head, choice.get(), round.planner(), summary)) {
                     break;
                 }
-                round.limits().charge(head);
+                round.charge(head);
                 busy++;
             }
         }

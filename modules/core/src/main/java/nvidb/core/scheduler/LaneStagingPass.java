@@ -154,10 +154,10 @@ final class LaneStagingPass {
                 PoolDispatchPass.reject(lifecycle, job, impossible.get(), summary);
                 continue;
             }
-            if (!LaneReadiness.headReady(job, round.deps()) || !round.limits().admits(job)) {
+            if (!LaneReadiness.headReady(job, round.deps()) || !round.admits(job)) {
                 break; // a staged run can start without asking: it takes a slot of its sweep's --max-parallel
             }
-            round.limits().charge(job);
+            round.charge(job);
             out.add(job);
         }
         return out;

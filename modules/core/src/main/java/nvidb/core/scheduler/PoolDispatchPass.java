@@ -10,6 +10,7 @@ import java.util.Set;
 import nvidb.core.api.Job;
 import nvidb.core.api.TickSummary;
 import nvidb.core.api.Times;
+import nvidb.core.lab.FairShare;
 import nvidb.core.lifecycle.JobLifecycle;
 import nvidb.core.node.ConfiguredNode;
 import nvidb.core.node.LaunchResult;
@@ -43,13 +44,16 @@ final class PoolDispatchPass {
      * @param burst where jobs go to batch nodes, or null when none is configured
      * @param rows  the batch rows of pending and running jobs
      */
-    void run(DispatchRound round, BurstRule burst, Map<Long, BatchJob> rows, TickSummary.Builder summary) {
+    void run(DispatchRound round, BurstRule burst, Map<Long, BatchJob> rows, Map<String, FairShare.Standing> standings,
+             TickSummary.Builder summary) {
+        List<Job> started = new ArrayList<>();
+        List<Job> noRoom = new ArrayList<>();
         for (Job job : round.pending()) {
             if (job.lane() != null || job.held()) {
                 continue; // lane jobs went first, in lane order; held jobs wait for a person
             }
             if (DependencyGate.evaluate(job, round.deps()).verdict() != DependencyGate.Verdict.READY
-                    || !round.limits().admits(job)) {
+                    || !round.admits(job)) {
                 continue; // waiting for its dependencies, or its sweep has --max-parallel runs under way
             }
             BatchJob row = rows.get(job.id());
@@ -80,9 +84,15 @@ final class PoolDispatchPass {
                 } else {
                     reject(lifecycle, job, impossible.get(), summary);
                 }
-            } else if (!launchSomewhere(job, round, summary) && burst != null && burst.anyBurstNode()) {
-                overflow(job, row, burst, summary);
+            } else if (!launchSomewhere(job, round, started, summary)) {
+                noRoom.add(job);
+                if (burst != null && burst.anyBurstNode()) {
+                    overflow(job, row, burst, summary);
+                }
             }
+        }
+        if (!standings.isEmpty()) {
+            FairShareWaits.note(noRoom, started, standings, round.waits());
         }
     }
 
@@ -140,7 +150,7 @@ final class PoolDispatchPass {
     }
 
     /** Returns whether a workstation was tried: false when none had room (the job waits). */
-    private boolean launchSomewhere(Job job, DispatchRound round, TickSummary.Builder summary) {
+    private boolean launchSomewhere(Job job, DispatchRound round, List<Job> started, TickSummary.Builder summary) {
         PlacementPlanner planner = round.planner();
         Set<String> excluded = new HashSet<>();
         List<String> errors = new ArrayList<>();
@@ -153,7 +163,7 @@ final class PoolDispatchPass {
             if (JobLifecycle.ifStillLegal(() -> lifecycle.place(job.id(), c.node(), c.gpuIds(), Times.now())) == null) {
                 return true; // cancelled or started by another client meanwhile: nothing to launch
             }
-            round.limits().charge(job); // placed: under way until it ends or the place is cleared
+            round.charge(job); // placed: under way until it ends or the place is cleared
             int attempt = job.attempt() + 1;
             LaunchResult result;
             try {
@@ -174,6 +184,7 @@ final class PoolDispatchPass {
             }
             launcher.started(job, c, result, attempt, summary);
             planner.charge(job, c);
+            started.add(job);
             return true;
         }
         if (!errors.isEmpty()) {

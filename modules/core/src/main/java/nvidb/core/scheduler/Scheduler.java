@@ -18,9 +18,12 @@ import nvidb.core.api.NodeRecord;
 import nvidb.core.api.NvidbException;
 import nvidb.core.api.TickSummary;
 import nvidb.core.api.Times;
+import nvidb.core.config.LabSettings;
 import nvidb.core.config.QueueConfig;
 import nvidb.core.config.ServerConfig;
 import nvidb.core.delivery.AlertDeliveryPass;
+import nvidb.core.lab.FairShare;
+import nvidb.core.lab.UserQuotas;
 import nvidb.core.lifecycle.BatchLifecycle;
 import nvidb.core.lifecycle.JobLifecycle;
 import nvidb.core.node.ConfiguredNode;
@@ -201,8 +204,11 @@ public final class Scheduler {
         }
         PlacementPlanner planner = new PlacementPlanner(config.settings(), placementPolicy(), nodeRows, workstations,
                 store.db.read(() -> store.gpus.all(config.settings().headroomMb())), running);
+        LabSettings lab = config.settings().lab();
+        Map<String, FairShare.Standing> standings = fairShare(lab, pending, running);
         DispatchRound round = new DispatchRound(pending, running, DependencyGatePass.dependencies(store, pending),
-                planner, SweepLimits.read(store, pending, running));
+                planner, SweepLimits.read(store, pending, running), UserQuotas.read(lab, pending, running),
+                standings.isEmpty() ? PlacementPlanner.ORDER : FairShare.order(standings));
         if (runnerLanes) {
             staging.run(round, homes, summary); // lane jobs a runner takes are never the free pool's
         }
@@ -210,7 +216,50 @@ public final class Scheduler {
         Map<Long, BatchJob> rows = store.db.read(store.batch::active);
         BurstRule burst = partitions.isEmpty() ? null : new BurstRule(nodeRows, partitions, held(rows, pending,
                 running), config.settings().burstAfter());
-        pool.run(round, burst, rows, summary);
+        pool.run(round, burst, rows, standings, summary);
+        recordWaits(round);
+    }
+
+    /**
+     * The standing of each user when fair share has a choice to make: it is on and jobs of more
+     * than one user wait in the free pool. Empty otherwise (the plain order, and no read).
+     */
+    private Map<String, FairShare.Standing> fairShare(LabSettings lab, List<Job> pending, List<Job> running) {
+        if (!lab.fairshare()) {
+            return Map.of();
+        }
+        java.util.Set<String> waiting = new java.util.HashSet<>();
+        for (Job j : pending) {
+            if (j.lane() == null && !j.held()) {
+                waiting.add(FairShare.userOf(j));
+            }
+        }
+        if (waiting.size() < 2) {
+            return Map.of();
+        }
+        Instant now = Times.now();
+        Map<String, Double> usage = FairShare.usage(store.db.read(() -> store.lab.gpuRunsSince(
+                FairShare.horizon(now, lab.halfLife()))), now, lab.halfLife());
+        java.util.Set<String> active = new java.util.HashSet<>(waiting);
+        running.forEach(j -> active.add(FairShare.userOf(j)));
+        return FairShare.standings(usage, active, lab);
+    }
+
+    /** Records why each pending job waits, where that changed since the last pass (a start clears it). */
+    private void recordWaits(DispatchRound round) {
+        Map<Long, String> changed = new HashMap<>();
+        for (Job j : round.pending()) {
+            String now = round.waits().get(j.id());
+            if (!java.util.Objects.equals(now, j.waitReason())) {
+                changed.put(j.id(), now);
+            }
+        }
+        if (!changed.isEmpty()) {
+            store.db.write(() -> {
+                store.lab.setWaitReasons(changed);
+                return null;
+            });
+        }
     }
 
     /** The nvidb jobs each batch node holds: those it runs, and those submitted there that it keeps waiting. */

@@ -20,7 +20,7 @@ import nvidb.core.store.SweepRepository;
  * starts or stages is charged at once, so later jobs of the same pass see it.
  */
 final class SweepLimits {
-    private record Sweep(int limit, Set<Long> underWay) {
+    private record Sweep(long id, int limit, Set<Long> underWay) {
     }
 
     private final Map<Long, Sweep> byJob = new HashMap<>();
@@ -42,7 +42,7 @@ final class SweepLimits {
         }
         Map<Long, Sweep> sweeps = new HashMap<>();
         for (SweepRepository.Limited row : rows) {
-            Sweep s = sweeps.computeIfAbsent(row.sweepId(), k -> new Sweep(row.maxParallel(), new HashSet<>()));
+            Sweep s = sweeps.computeIfAbsent(row.sweepId(), k -> new Sweep(row.sweepId(), row.maxParallel(), new HashSet<>()));
             limits.byJob.put(row.jobId(), s);
         }
         for (Job j : running) {
@@ -60,6 +60,15 @@ final class SweepLimits {
     boolean admits(Job job) {
         Sweep s = byJob.get(job.id());
         return s == null || s.underWay().contains(job.id()) || s.underWay().size() < s.limit();
+    }
+
+    /** Why {@code job} may not start now ({@code sweep 3 runs 4 of 4 at once}), or null when it may. */
+    String refusal(Job job) {
+        if (admits(job)) {
+            return null;
+        }
+        Sweep s = byJob.get(job.id());
+        return "sweep " + s.id() + " runs " + s.underWay().size() + " of " + s.limit() + " at once (--max-parallel)";
     }
 
     /** Counts {@code job} as under way from now on. */

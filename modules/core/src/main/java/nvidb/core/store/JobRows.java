@@ -61,6 +61,7 @@ final class JobRows {
                         rs.getString("failure"),
                         rs.getInt("oom_retry"),
                         rs.getInt("oom_retries")),
-                rs.getString("user"));
+                rs.getString("user"),
+                rs.getString("wait_reason"));
     }
 }

@@ -18,6 +18,7 @@ public final class Store implements AutoCloseable {
     public final HistoryRepository history;
     public final UsageRepository usage;
     public final AccountingRepository accounting;
+    public final LabRepository lab;
 
     private Store(Database db) {
         this.db = db;
@@ -36,6 +37,7 @@ public final class Store implements AutoCloseable {
         this.history = new HistoryRepository(db);
         this.usage = new UsageRepository(db);
         this.accounting = new AccountingRepository(db);
+        this.lab = new LabRepository(db);
     }
 
     public static Store open(java.nio.file.Path path) {

@@ -85,6 +85,7 @@ public final class SweepService implements Sweeps {
                 }
             }
             Submission.Prepared prepared = submission.prepare(template);
+            submission.admit(prepared, commands.size());
             long id = store.sweeps.insert("", commandText, plan.names(), plan.spec(), r.maxParallel(),
                     prepared.submitter(), template.idempotencyKey(), Times.now());
             Sweep sweep = new Sweep(id, stem(template, id), commandText, plan.names(), plan.spec(), r.maxParallel(),

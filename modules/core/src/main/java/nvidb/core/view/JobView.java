@@ -11,7 +11,9 @@ import nvidb.core.api.Times;
  * A job with the 37 keys of the reference, in its order, then what the queue learned of it:
  * {@code peak_vram_mb} (the most memory it held on one GPU), {@code mean_util_percent},
  * {@code vram_source} (where its reservation came from) and {@code failure} ({@code oom},
- * {@code killed}, or null); and {@code user}, the OS account that submitted it (null before schema 11).
+ * {@code killed}, or null); {@code user}, the OS account that submitted it (null before schema 11); and
+ * {@code wait_reason}, why the last pass left it waiting when a rule held it (a quota, fair share, its
+ * sweep's {@code --max-parallel}), null otherwise.
  */
 public record JobView(long id, String name, String state, String command, String workdir, Map<String, String> env,
                       int priority, int gpus, long vramMb, String nodeConstraint, List<Long> dependsOn,
@@ -20,7 +22,8 @@ public record JobView(long id, String name, String state, String command, String
                       String lane, Long laneSeq, Integer remotePid, String runDir, Integer exitCode, int attempt,
                       int maxRetries, String lastError, String heartbeatAt, Integer gpuMemMb, JsonNode result,
                       String notes, String progress, String progressAt, String heldReason, boolean held,
-                      Integer peakVramMb, Double meanUtilPercent, JsonNode vramSource, String failure, String user) {
+                      Integer peakVramMb, Double meanUtilPercent, JsonNode vramSource, String failure, String user,
+                      String waitReason) {
 
     /** {@code j} as {@code --json} shows it at {@code now} (elapsed time to a tenth of a second). */
     public static JobView of(Job j, Instant now) {
@@ -32,7 +35,8 @@ public record JobView(long id, String name, String state, String command, String
                 j.remotePid(), j.runDir(), j.exitCode(), j.attempt(), j.maxRetries(), j.lastError(),
                 Times.iso(j.heartbeatAt()), j.gpuMemMb(), StoredJson.parsed(j.resultJson()), j.notes(), j.progress(),
                 Times.iso(j.progressAt()), j.held() ? j.heldReason() : null, j.held(), j.learned().peakVramMb(),
-                j.learned().meanUtilPercent(), StoredJson.parsed(j.learned().vramSource()), j.learned().failure(), j.user());
+                j.learned().meanUtilPercent(), StoredJson.parsed(j.learned().vramSource()), j.learned().failure(), j.user(),
+                j.waiting());
     }
 
     public static List<JobView> of(List<Job> jobs, Instant now) {

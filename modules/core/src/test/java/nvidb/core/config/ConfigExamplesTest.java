@@ -30,7 +30,8 @@ class ConfigExamplesTest {
             "placement", "default_vram", "tick_min_interval", "lock_ttl", "probe_timeout", "launch_timeout", "job_root",
             "include_local", "local_node_name", "lane_spool_root", "lane_lookahead", "lane_poll_interval",
             "lane_idle_exit", "burst_after", "backup", "notify", "overrun_margin", "overrun_alert", "idle_util",
-            "idle_after", "auto_vram_margin", "auto_vram_first", "oom_retry", "oom_signatures", "admins");
+            "idle_after", "auto_vram_margin", "auto_vram_first", "oom_retry", "oom_signatures", "admins",
+            "users", "fairshare", "fairshare_half_life");
 
     @TempDir
     Path home;
@@ -51,7 +52,8 @@ class ConfigExamplesTest {
         assertEquals(d, new QueueSettings(s.headroomMb(), s.maxJobsPerGpu(), s.maxCpuJobsPerNode(), s.placement(),
                 s.defaultVramMb(), s.tickMinInterval(), s.lockTtl(), s.probeTimeout(), s.launchTimeout(), s.jobRoot(),
                 s.includeLocal(), s.localNodeName(), s.laneSpoolRoot(), s.laneLookahead(), s.lanePollInterval(),
-                s.laneIdleExit(), s.burstAfter(), s.backup(), d.notifySettings(), s.webListen(), s.learning(), s.admins()));
+                s.laneIdleExit(), s.burstAfter(), s.backup(), d.notifySettings(), s.webListen(), s.learning(), s.admins(),
+                s.lab()));
         for (Map.Entry<String, Object> e : d.notifySettings().entrySet()) {
             assertEquals(e.getValue(), s.notifySettings().get(e.getKey()), "notify." + e.getKey());
         }

@@ -178,7 +178,7 @@ class PassesTest {
         PoolDispatchPass pool = new PoolDispatchPass(f.store, f.lifecycle, launcher(), null);
         for (int pass = 0; pass < 2; pass++) {
             TickSummary.Builder summary = new TickSummary.Builder();
-            pool.run(round(), null, java.util.Map.of(), summary);
+            pool.run(round(), null, java.util.Map.of(), java.util.Map.of(), summary);
             if (pass == 0) {
                 assertEquals(List.of("job_unschedulable", "launch_failed"), summary.build().alerts().stream()
                         .map(TickSummary.AlertRef::kind).toList());
@@ -243,7 +243,7 @@ class PassesTest {
         java.nio.file.Files.writeString(dir.resolve("exit_code"), "0 " + now.getEpochSecond() + "\n");
 
         TickSummary.Builder summary = new TickSummary.Builder();
-        new PoolDispatchPass(f.store, f.lifecycle, launcher(), null).run(round(), null, java.util.Map.of(), summary);
+        new PoolDispatchPass(f.store, f.lifecycle, launcher(), null).run(round(), null, java.util.Map.of(), java.util.Map.of(), summary);
 
         Job job = f.find(id);
         assertEquals(JobState.RUNNING, job.state(), "recorded as the run it was: " + job);
@@ -307,7 +307,8 @@ class PassesTest {
         PlacementPlanner planner = new PlacementPlanner(f.config.settings(), new FirstFitPolicy(),
                 f.store.db.read(f.store.nodes::all), f.config.servers(),
                 f.store.db.read(() -> f.store.gpus.all(0)), List.of());
-        return new DispatchRound(pending, List.of(), Map.of(), planner, SweepLimits.none());
+        return new DispatchRound(pending, List.of(), Map.of(), planner, SweepLimits.none(),
+                nvidb.core.lab.UserQuotas.read(f.config.settings().lab(), pending, List.of()), PlacementPlanner.ORDER);
     }
 
     /** An idle 80 GiB card. */

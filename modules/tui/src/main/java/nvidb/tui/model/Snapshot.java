@@ -9,6 +9,7 @@ import nvidb.core.api.Alert;
 import nvidb.core.api.Job;
 import nvidb.core.api.LaneQueries.LaneView;
 import nvidb.core.api.NodeAdmin.NodeView;
+import nvidb.core.api.UserStanding;
 
 /**
  * What the queue looked like at one read of the database: the nodes as their last probe left
@@ -18,12 +19,13 @@ import nvidb.core.api.NodeAdmin.NodeView;
  * @param active     pending and running jobs, in no particular order
  * @param finished   the newest finished jobs, newest first
  * @param openAlerts the newest open alerts, oldest first; {@code openAlertCount} counts them all
+ * @param users      each user's fair-share standing, what they run and wait for (a line when several)
  */
 public record Snapshot(Instant takenAt, String database, Instant lastTickAt, long headroomMb, List<NodeView> nodes,
                        List<Job> active, List<Job> finished, List<LaneView> lanes, List<Alert> openAlerts,
-                       long openAlertCount) {
+                       long openAlertCount, List<UserStanding> users) {
     public static final Snapshot EMPTY = new Snapshot(null, "", null, 0, List.of(), List.of(), List.of(), List.of(),
-            List.of(), 0);
+            List.of(), 0, List.of());
 
     public Snapshot {
         nodes = List.copyOf(nodes);
@@ -31,6 +33,7 @@ public record Snapshot(Instant takenAt, String database, Instant lastTickAt, lon
         finished = List.copyOf(finished);
         lanes = List.copyOf(lanes);
         openAlerts = List.copyOf(openAlerts);
+        users = List.copyOf(users);
     }
 
     /** A job this snapshot knows (active or recently finished). */

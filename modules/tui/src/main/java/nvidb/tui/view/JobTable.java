@@ -60,6 +60,9 @@ final class JobTable {
         if (j.progress() != null && !j.progress().isBlank()) {
             return Text.clean(j.progress());
         }
+        if (j.waiting() != null) {
+            return Text.clean(j.waiting());
+        }
         if (j.state() == nvidb.core.api.JobState.PENDING && !j.dependsOn().isEmpty()) {
             return "after " + j.dependsOn().stream().map(String::valueOf).collect(Collectors.joining(","));
         }

@@ -84,6 +84,9 @@ final class LowerView {
         if (j.held()) {
             out.add(Line.of(" held: " + Text.clean(j.heldReason()), Style.HELD));
         }
+        if (j.waiting() != null) {
+            out.add(Line.of(" waiting: " + Text.clean(j.waiting()), Style.HELD));
+        }
         if (j.lastError() != null && !j.lastError().isBlank()) {
             out.add(Line.of(" last error: " + Text.clean(j.lastError()), Style.ERROR));
         }

@@ -37,6 +37,7 @@ public final class Screen {
         Snapshot s = m.snapshot();
         List<Line> top = new ArrayList<>();
         top.add(header(m, s, width, now));
+        top.addAll(UsersLine.lines(s.users()));
         top.addAll(alerts(s, width));
         int bottom = 1;
         int rest = height - top.size() - bottom;

@@ -32,7 +32,7 @@ class ScreenTest {
                 List.of(node("alpha", NodeState.UP, true, null, gpu("alpha", 0, 12288, 6144, "processes")),
                         node("beta", NodeState.DOWN, true, "ssh: connect to host beta port 22: Connection refused",
                                 gpu("beta", 0, 0, 0, "blind"))),
-                List.of(running, held, waiting), List.of(), List.of(), alerts, alerts.size()));
+                List.of(running, held, waiting), List.of(), List.of(), alerts, alerts.size(), List.of()));
         return m;
     }
 
@@ -127,7 +127,7 @@ class ScreenTest {
                 r.remotePid(), r.remotePgid(), r.runDir(), r.exitCode(), r.attempt(), r.maxRetries(), r.lastError(),
                 r.heartbeatAt(), 9000, r.resultJson(), r.notes(), r.progress(), r.progressAt(), r.heldReason(),
                 r.idempotencyKey(), new Job.Learned(18226, 126.0, 2, null, null, null,
-                        "{\"kind\":\"learned\",\"jobs\":[12,15,19],\"peak_mb\":18200}", null, 1, 0), null);
+                        "{\"kind\":\"learned\",\"jobs\":[12,15,19],\"peak_mb\":18200}", null, 1, 0), null, null);
         String text = LowerView.lines(nvidb.tui.model.LowerPane.DETAIL, measured, null, null, null, java.util.Map.of(), 0,
                 120, 12, T0).stream().map(Line::text).reduce("", (a, b) -> a + b + "\n");
         assertTrue(text.contains("used 8.8G  (peak 17.8G, mean util 63 %)"), text);
@@ -141,5 +141,34 @@ class ScreenTest {
         assertEquals(4, Text.width("训练"));
         assertEquals("训…", Text.cut("训练任务", 3));
         assertEquals("ab  ", Text.fit("ab", 4));
+    }
+
+    @Test
+    void severalUsersGetALineAndAJobAQuotaHoldsSaysWhy() {
+        Job r = job(4, "big", JobState.PENDING, 0, null, null, null, List.of());
+        Job quota = new Job(r.id(), r.name(), r.state(), r.command(), r.workdir(), r.env(), r.priority(), r.gpus(),
+                r.vramMb(), r.nodeConstraint(), r.dependsOn(), r.dependsAny(), r.maxRuntimeS(), r.submitter(), r.tags(),
+                r.createdAt(), r.updatedAt(), r.startedAt(), r.finishedAt(), r.node(), r.gpuIds(), r.lane(), r.laneSeq(),
+                r.remotePid(), r.remotePgid(), r.runDir(), r.exitCode(), r.attempt(), r.maxRetries(), r.lastError(),
+                r.heartbeatAt(), r.gpuMemMb(), r.resultJson(), r.notes(), r.progress(), r.progressAt(), r.heldReason(),
+                r.idempotencyKey(), r.learned(), "alice", "quota: alice runs 4 of 4 GPUs");
+        List<nvidb.core.api.UserStanding> users = List.of(
+                new nvidb.core.api.UserStanding("alice", 1, 50, 12.5, 96, 4, 2, 10, 4, null, null, null),
+                new nvidb.core.api.UserStanding("bob", 1, 50, 0.5, 4, 0, 0, 1, null, null, null, null));
+        TuiModel m = new TuiModel(3);
+        m.setSnapshot(new Snapshot(T0, "/q.db", T0, 512, List.of(), List.of(running, quota), List.of(), List.of(),
+                List.of(), 0, users));
+        Frame f = Screen.draw(m, 160, 30, T0);
+        String text = f.text();
+        assertTrue(text.contains(" users  alice 4 GPUs 10 waiting, used 96% for a 50% share  bob 0 GPUs 1 waiting,"
+                + " used 4% for a 50% share"), text);
+        String row = f.lines().stream().map(Line::text).filter(l -> l.matches("^[> ] 4 .*")).findFirst().orElseThrow();
+        assertTrue(row.contains("quota: alice runs 4 of 4 GPUs"), row);
+        assertEquals("quota: alice runs 4 of 4 GPUs", quota.waiting());
+
+        TuiModel one = new TuiModel(3);
+        one.setSnapshot(new Snapshot(T0, "/q.db", T0, 512, List.of(), List.of(running), List.of(), List.of(),
+                List.of(), 0, users.subList(0, 1)));
+        assertFalse(Screen.draw(one, 160, 30, T0).text().contains(" users "), "one user: no line");
     }
 }

@@ -115,12 +115,25 @@ function jobTable(jobs) {
   el('td', {}, j.id), el('td', { class: 'state-' + j.state }, j.state + (j.held ? ' (held)' : '')),
   el('td', { class: 'job-name' }, j.name || ''), el('td', {}, j.node ? j.node + ':' + (j.gpu_ids || []).join(',') : ''),
   el('td', {}, j.vram_mb ? mib(j.vram_mb) : ''), el('td', {}, age(j.created_at)),
-  el('td', {}, j.progress === null || j.progress === undefined ? '' : String(j.progress)),
+  el('td', {}, j.progress !== null && j.progress !== undefined ? String(j.progress) : j.wait_reason || ''),
   el('td', {}, j.priority), el('td', {}, j.submitter || '')));
   return el('table', { id: 'jobs' },
     el('thead', {}, el('tr', {}, ...['id', 'state', 'name', 'node:GPUs', 'VRAM', 'age', 'progress', 'prio', 'submitter']
       .map((h) => el('th', {}, h)))),
     el('tbody', {}, ...rows));
+}
+
+// Each user's fair share and limits (queue status's users), when several people share the queue or limits apply.
+function userTable(users) {
+  const limits = (u) => Object.entries(u.limits || {}).filter(([, v]) => v !== null)
+    .map(([k, v]) => k.replace('max_', '') + '≤' + (k === 'max_vram_mb' ? mib(v) : v)).join(' ');
+  return el('table', { id: 'users' },
+    el('thead', {}, el('tr', {}, ...['user', 'share', 'usage (GPU-h)', 'GPUs', 'running', 'pending', 'limits']
+      .map((h) => el('th', {}, h)))),
+    el('tbody', {}, ...users.map((u) => el('tr', { 'data-user': u.user },
+      el('td', {}, u.user), el('td', {}, u.share + ' (' + Math.round(u.share_percent) + '%)'),
+      el('td', {}, u.usage_gpu_hours.toFixed(1) + ' (' + Math.round(u.usage_percent) + '%)'),
+      el('td', {}, u.running_gpus), el('td', {}, u.running), el('td', {}, u.pending), el('td', {}, limits(u) || '-')))));
 }
 
 async function overview() {
@@ -149,6 +162,11 @@ async function overview() {
     jobTable(jobs), jobs.length > MAX_ROWS ? el('p', { class: 'muted' }, (jobs.length - MAX_ROWS)
       + ' more: narrow the filter') : null);
   if (s.recent.length) main.push(el('h2', {}, 'Recently finished'), jobTable(s.recent));
+  const users = s.users || [];
+  if (users.length > 1 || users.some((u) => Object.values(u.limits || {}).some((v) => v !== null))) {
+    main.push(el('h2', {}, 'Users ', el('span', { class: 'muted' }, 'fair share: the next job comes from the user'
+      + ' furthest below their share')), userTable(users));
+  }
   return main;
 }
 
