@@ -35,6 +35,7 @@ public final class QueueCommand implements java.util.concurrent.Callable<Integer
             .add("web", QueueWeb::new)
             .add("history", QueueHistory::new)
             .add("share", QueueShare::new)
+            .add("users", QueueUsers::new)
             .map();
 
     @CommandLine.Spec
