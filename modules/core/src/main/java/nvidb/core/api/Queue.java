@@ -82,6 +82,9 @@ public interface Queue extends AutoCloseable {
     /** Backing the database up while the queue works, and restoring a backup. */
     Backups backups();
 
+    /** The per-user web tokens (by hash). */
+    WebTokens webTokens();
+
     /** The GPUs' and the queue's history, as the passes recorded it (the web pages' plots). */
     History history();
 

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
+import nvidb.core.api.Caller;
 import nvidb.core.api.NvidbException;
 
 /**
@@ -53,6 +54,10 @@ public final class SharedAccountUsers {
      */
     public static UserKey add(Path authorizedKeys, String user, Path publicKeyFile, String nvidb) {
         checkName(user);
+        if (user.equals(Caller.processAccount())) {
+            throw NvidbException.usage("'" + user + "' is this account's own name, and a key logs in as a person: name the"
+                    + " key's holder (such as alice)");
+        }
         if (nvidb == null || !nvidb.startsWith("/")) {
             throw NvidbException.usage("the forced command needs nvidb's absolute path, and this nvidb does not know its"
                     + " own; name it: --nvidb /opt/nvidb/bin/nvidb");

@@ -17,6 +17,7 @@ public final class Store implements AutoCloseable {
     public final BatchRepository batch;
     public final HistoryRepository history;
     public final UsageRepository usage;
+    public final WebTokenRepository webTokens;
 
     private Store(Database db) {
         this.db = db;
@@ -34,6 +35,7 @@ public final class Store implements AutoCloseable {
         this.batch = new BatchRepository(db);
         this.history = new HistoryRepository(db);
         this.usage = new UsageRepository(db);
+        this.webTokens = new WebTokenRepository(db);
     }
 
     public static Store open(java.nio.file.Path path) {
