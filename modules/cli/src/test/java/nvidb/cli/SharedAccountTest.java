@@ -99,6 +99,54 @@ class SharedAccountTest extends QueueHostTest {
     }
 
     @Test
+    void anAgentsMcpSessionThroughTheSharedAccountIsTheKeysUser() throws Exception {
+        List<String> command = new ArrayList<>(alice.javaCommand());
+        command.add("mcp");
+        ProcessBuilder pb = new ProcessBuilder(command).directory(q.clientWorkdir.toFile());
+        pb.environment().clear();
+        pb.environment().putAll(alice.environment());
+        pb.environment().put("NVIDB_SUBMITTER", "bob"); // a label, which names nobody
+        Process relay = pb.start();
+        try {
+            java.io.OutputStream in = relay.getOutputStream();
+            java.io.BufferedReader out = new java.io.BufferedReader(new java.io.InputStreamReader(relay.getInputStream(),
+                    java.nio.charset.StandardCharsets.UTF_8));
+            send(in, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+                    + "\"capabilities\":{},\"clientInfo\":{\"name\":\"agent\",\"version\":\"1\"}}}");
+            assertEquals("nvidb", answer(out, 1).path("result").path("serverInfo").path("name").asText());
+            send(in, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+            send(in, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"submit\","
+                    + "\"arguments\":{\"gpus\":0,\"no_tick\":true,\"command\":[\"true\"]}}}");
+            JsonNode answered = answer(out, 2);
+            long id = answered.path("result").path("structuredContent").path("job").path("id").asLong();
+            assertTrue(id > 0, answered.toString());
+            JsonNode job = q.host.json("job", "show", String.valueOf(id), "--no-tick");
+            assertEquals("alice", job.path("user").asText(), job.toString());
+            assertEquals("bob", job.path("submitter").asText());
+            in.close();
+            assertTrue(relay.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "the relay ends when the client closes stdin");
+        } finally {
+            relay.destroyForcibly();
+        }
+    }
+
+    private static void send(java.io.OutputStream in, String line) throws java.io.IOException {
+        in.write((line + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        in.flush();
+    }
+
+    private static JsonNode answer(java.io.BufferedReader out, int id) throws java.io.IOException {
+        String line;
+        while ((line = out.readLine()) != null) {
+            JsonNode m = Cli.JSON.readTree(line);
+            if (m.path("id").asInt(-1) == id && !m.has("method")) {
+                return m;
+            }
+        }
+        throw new AssertionError("the relay ended before answering " + id);
+    }
+
+    @Test
     void aKeyGetsNoShellNoScpNoOtherProgramAndALoginSaysWhoItIs() throws Exception {
         for (String[] asked : new String[][] {{"sh", "-c", "'id > " + tmp.resolve("pwned") + "'"}, {"bash"},
                 {"scp", "-t", tmp.resolve("copied").toString()}, {"nvidb", "queue", "status", ";", "touch", tmp.resolve("pwned").toString()}}) {
