@@ -83,6 +83,14 @@ class QueueUsersTest {
     }
 
     @Test
+    void withoutAFileNamedItIsTheAccountsOwnUnderHome() throws Exception {
+        Cli.Result added = cli.run("queue", "users", "add", "dave", "--key", keygen("dave").toString(), "--nvidb", "/usr/bin/nvidb");
+        assertEquals(0, added.exit(), added.toString());
+        assertTrue(Files.readString(tmp.resolve(".ssh/authorized_keys")).contains("nvidb-user:dave"));
+        assertEquals("dave", cli.json("queue", "users", "ls").get(0).path("user").asText());
+    }
+
+    @Test
     void refusesABadNameANonKeyAndAKeyAlreadyRegistered() throws Exception {
         Path alice = keygen("alice");
         Cli.Result badName = users("add", "Alice!", "--key", alice.toString(), "--nvidb", "/usr/bin/nvidb");

@@ -35,7 +35,7 @@ public final class QueueUsers implements Runnable {
         Path authorizedKeys;
 
         Path file() {
-            return authorizedKeys != null ? authorizedKeys : SharedAccountUsers.defaultFile();
+            return authorizedKeys != null ? authorizedKeys : SharedAccountUsers.defaultFile(ctx().env());
         }
     }
 

@@ -42,9 +42,10 @@ public final class SharedAccountUsers {
     private SharedAccountUsers() {
     }
 
-    /** The file these commands manage when none is named: this OS account's own (its home from the password database). */
-    public static Path defaultFile() {
-        return Path.of(System.getProperty("user.home"), ".ssh", "authorized_keys");
+    /** The file these commands manage when none is named: {@code ~/.ssh/authorized_keys}, {@code ~} as a shell has it. */
+    public static Path defaultFile(java.util.Map<String, String> env) {
+        String home = env.get("HOME");
+        return Path.of(home == null || home.isBlank() ? System.getProperty("user.home") : home, ".ssh", "authorized_keys");
     }
 
     /**
