@@ -181,6 +181,18 @@ class SharedAccountTest extends QueueHostTest {
     }
 
     @Test
+    void aKeysUserMakesWebTokensForThemselvesOnly() throws Exception {
+        String home = "NVIDB_HOME=" + q.host.nvidbHome();
+        Cli.Result others = ssh("alice", "env", home, "nvidb", "queue", "web", "token", "add", "bob", "--json");
+        assertEquals(77, others.exit(), others.toString());
+        assertTrue(others.out().contains("only bob, an account of queue.admins or the queue's owner"), others.toString());
+        Cli.Result own = ssh("alice", "env", home, "nvidb", "queue", "web", "token", "add", "alice", "--json");
+        assertEquals(0, own.exit(), own.toString());
+        Cli.Result admin = ssh("carol", "env", home, "nvidb", "queue", "web", "token", "revoke", "alice", "--json");
+        assertEquals(0, admin.exit(), "carol is one of queue.admins: " + admin);
+    }
+
+    @Test
     void theLoginRunByHandOnAQueueAnotherAccountOwnsPosesAsNobody() throws Exception {
         assumeTrue("root".equals(q.sshd.user()), "needs root to give a queue to another account (chown); CI runs as root");
         Cli other = new Cli(tmp.resolve("other"));
