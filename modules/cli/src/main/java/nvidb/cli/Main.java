@@ -39,6 +39,9 @@ public final class Main {
             }
             args = login.args();
             env = login.env();
+            if (login.keeperEnsure()) {
+                ensureKeeper(env, output);
+            }
         }
         ForwardedHost.Session forwarded = ForwardedHost.handles(args) ? ForwardedHost.accept(args, env, output) : null;
         CliContext context = forwarded != null ? forwarded.context() : new CliContext(env, output, stdin, true);
@@ -53,6 +56,19 @@ public final class Main {
         }
         guard.finished();
         return code;
+    }
+
+    /**
+     * What the keeper prelude of a forwarded command asks, for a shared-account login (which runs
+     * no shell): {@code queue keeper ensure} here, quietly; a failure is a warning, never the command's.
+     */
+    private static void ensureKeeper(Map<String, String> env, Output output) {
+        java.io.PrintStream nowhere = new java.io.PrintStream(java.io.OutputStream.nullOutputStream());
+        int code = Nvidb.run(new String[] {"queue", "keeper", "ensure"}, env, new Output(nowhere, nowhere));
+        if (code != 0) {
+            output.err().println("warning: the queue keeper could not be started (nvidb queue keeper ensure exited "
+                    + code + "); this command runs anyway, but nothing schedules jobs between commands");
+        }
     }
 
     /**

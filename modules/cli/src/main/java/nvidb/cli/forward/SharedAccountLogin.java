@@ -1,13 +1,10 @@
 package nvidb.cli.forward;
 
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import nvidb.cli.Nvidb;
 import nvidb.cli.output.Output;
 import nvidb.core.api.Caller;
 import nvidb.core.api.ErrorCode;
@@ -27,8 +24,11 @@ public final class SharedAccountLogin {
     private static final Set<String> CLIENT_VARIABLES = Set.of("NVIDB_QUEUE_NO_REMOTE", "NVIDB_HOME", "NVIDB_SUBMITTER",
             "NO_COLOR", "COLUMNS");
 
-    /** The command to run as the key's user: {@code args} in {@code env}; or {@code exit}, at once. */
-    public record Login(String[] args, Map<String, String> env, Integer exit) {
+    /**
+     * The command to run as the key's user: {@code args} in {@code env}, after {@code queue keeper
+     * ensure} when {@code keeperEnsure} (the prelude asked for it); or {@code exit}, at once.
+     */
+    public record Login(String[] args, Map<String, String> env, boolean keeperEnsure, Integer exit) {
     }
 
     /** What the client asked for, read: the nvidb arguments, their environment, and whether the keeper prelude came first. */
@@ -65,10 +65,7 @@ public final class SharedAccountLogin {
             return exit(output.error(ErrorCode.FORBIDDEN, "this key (" + name + ") runs nvidb commands only, and was"
                     + " asked to run " + brief(asked) + ": " + refused.getMessage()));
         }
-        if (command.keeperEnsure()) {
-            ensureKeeper(command.env(), output);
-        }
-        return new Login(command.args().toArray(String[]::new), command.env(), null);
+        return new Login(command.args().toArray(String[]::new), command.env(), command.keeperEnsure(), null);
     }
 
     /**
@@ -152,22 +149,12 @@ public final class SharedAccountLogin {
                 && second.getFirst().equals("}") && second.contains("echo");
     }
 
-    /** What the prelude asks: {@code queue keeper ensure} here, quietly; a failure is a warning, never the command's. */
-    private static void ensureKeeper(Map<String, String> env, Output output) {
-        PrintStream nowhere = new PrintStream(OutputStream.nullOutputStream());
-        int code = Nvidb.run(new String[] {"queue", "keeper", "ensure"}, env, new Output(nowhere, nowhere));
-        if (code != 0) {
-            output.err().println("warning: the queue keeper could not be started (nvidb queue keeper ensure exited "
-                    + code + "); this command runs anyway, but nothing schedules jobs between commands");
-        }
-    }
-
     private static String brief(String asked) {
         String line = asked.strip().replaceAll("\\s+", " ");
         return "'" + (line.length() > 80 ? line.substring(0, 77) + "..." : line) + "'";
     }
 
     private static Login exit(int code) {
-        return new Login(null, null, code);
+        return new Login(null, null, false, code);
     }
 }
