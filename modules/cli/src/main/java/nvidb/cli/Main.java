@@ -12,6 +12,7 @@ import java.util.Map;
 import nvidb.cli.context.CliContext;
 import nvidb.cli.context.ShutdownGuard;
 import nvidb.cli.forward.ForwardedHost;
+import nvidb.cli.forward.SharedAccountLogin;
 import nvidb.cli.output.Output;
 
 /** The {@code nvidb} program. The only place that ends the process. */
@@ -30,6 +31,18 @@ public final class Main {
      * through here too, so that what every start does before the command is in the cache.
      */
     public static int run(String[] args, Map<String, String> env, Output output, InputStream stdin) {
+        if (SharedAccountLogin.handles(args)) {
+            // The shared account's forced command: what the client asked for, as the key's user.
+            SharedAccountLogin.Login login = SharedAccountLogin.accept(args, env, output);
+            if (login.exit() != null) {
+                return login.exit();
+            }
+            args = login.args();
+            env = login.env();
+            if (login.keeperEnsure()) {
+                ensureKeeper(env, output);
+            }
+        }
         ForwardedHost.Session forwarded = ForwardedHost.handles(args) ? ForwardedHost.accept(args, env, output) : null;
         CliContext context = forwarded != null ? forwarded.context() : new CliContext(env, output, stdin, true);
         ShutdownGuard guard = ShutdownGuard.install(context);
@@ -43,6 +56,19 @@ public final class Main {
         }
         guard.finished();
         return code;
+    }
+
+    /**
+     * What the keeper prelude of a forwarded command asks, for a shared-account login (which runs
+     * no shell): {@code queue keeper ensure} here, quietly; a failure is a warning, never the command's.
+     */
+    private static void ensureKeeper(Map<String, String> env, Output output) {
+        java.io.PrintStream nowhere = new java.io.PrintStream(java.io.OutputStream.nullOutputStream());
+        int code = Nvidb.run(new String[] {"queue", "keeper", "ensure"}, env, new Output(nowhere, nowhere));
+        if (code != 0) {
+            output.err().println("warning: the queue keeper could not be started (nvidb queue keeper ensure exited "
+                    + code + "); this command runs anyway, but nothing schedules jobs between commands");
+        }
     }
 
     /**

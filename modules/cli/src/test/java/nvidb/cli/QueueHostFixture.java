@@ -49,7 +49,12 @@ final class QueueHostFixture implements AutoCloseable {
 
     /** Writes the client's queue.yml: remote: naming the fixture's host, with this nvidb and keeper setting. */
     void remote(String nvidb, String keeper, String... sshOptions) throws IOException {
-        List<String> options = new ArrayList<>(List.of("BatchMode=yes", "IdentityFile=" + sshd.userKey(),
+        remote(client, sshd.userKey(), nvidb, keeper, sshOptions);
+    }
+
+    /** Writes {@code someone}'s queue.yml: remote: naming the fixture's host, logging in with {@code key}. */
+    void remote(Cli someone, Path key, String nvidb, String keeper, String... sshOptions) throws IOException {
+        List<String> options = new ArrayList<>(List.of("BatchMode=yes", "IdentityFile=" + key,
                 "IdentitiesOnly=yes", "UserKnownHostsFile=" + knownHosts, "StrictHostKeyChecking=yes"));
         options.addAll(List.of(sshOptions));
         StringBuilder yml = new StringBuilder("# the client\nremote:\n")
@@ -61,7 +66,7 @@ final class QueueHostFixture implements AutoCloseable {
                 .append("  keeper: ").append(keeper).append('\n')
                 .append("  ssh_options:\n");
         options.forEach(o -> yml.append("    - \"").append(o).append("\"\n"));
-        client.write(".nvidb/queue.yml", yml.toString());
+        someone.write(".nvidb/queue.yml", yml.toString());
     }
 
     /** The client command as a process of its own, in a process group of its own, as a terminal runs it. */

@@ -44,6 +44,8 @@ public final class McpService {
     private final String version;
     private final String submitter;
     final Cancellations cancellations = new Cancellations();
+    /** The user an HTTP session's token is (the web's /mcp), by session id; null: this process's account. */
+    private volatile java.util.function.Function<String, String> sessionUsers = id -> null;
 
     /** The skill ({@code skill/nvidb-queue/SKILL.md}, packed beside this class): the server's instructions. */
     public static String skill() {
@@ -135,6 +137,14 @@ public final class McpService {
                 .build();
     }
 
+    /**
+     * Whose each HTTP session is: the web's {@code /mcp} knows the user of the token that opened it
+     * (a per-user web token), and every tool call of that session is that user's.
+     */
+    public void sessionUsers(java.util.function.Function<String, String> usersBySession) {
+        this.sessionUsers = java.util.Objects.requireNonNull(usersBySession);
+    }
+
     /** Who asks in {@code exchange}'s session. */
     Caller caller(McpSyncServerExchange exchange) {
         String name = submitter;
@@ -142,7 +152,8 @@ public final class McpService {
             McpSchema.Implementation client = exchange == null ? null : exchange.getClientInfo();
             name = client == null || client.name() == null || client.name().isBlank() ? "mcp" : client.name().strip();
         }
-        return Caller.of(Caller.FrontEnd.MCP, name);
+        String user = exchange == null || exchange.sessionId() == null ? null : sessionUsers.apply(exchange.sessionId());
+        return user == null ? Caller.of(Caller.FrontEnd.MCP, name) : new Caller(user, name, Caller.FrontEnd.MCP);
     }
 
     <T> T withApplication(java.util.function.Function<nvidb.core.app.Application, T> work) {

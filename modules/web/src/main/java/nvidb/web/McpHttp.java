@@ -33,6 +33,8 @@ final class McpHttp implements McpStreamableServerTransportProvider {
 
     private final McpJsonMapper json;
     private final Map<String, McpStreamableServerSession> sessions = new ConcurrentHashMap<>();
+    /** The user whose token opened each session: its every call is theirs, and only their token may go on with it. */
+    private final Map<String, String> users = new ConcurrentHashMap<>();
     private final McpService service;
     private volatile McpStreamableServerSession.Factory factory;
     private final AutoCloseable serving;
@@ -41,6 +43,7 @@ final class McpHttp implements McpStreamableServerTransportProvider {
         this.service = service;
         this.json = json;
         this.serving = service.serve(this);
+        service.sessionUsers(users::get);
     }
 
     @Override
@@ -64,6 +67,7 @@ final class McpHttp implements McpStreamableServerTransportProvider {
         return Mono.fromRunnable(() -> {
             sessions.values().forEach(McpStreamableServerSession::close);
             sessions.clear();
+            users.clear();
         });
     }
 
@@ -75,14 +79,24 @@ final class McpHttp implements McpStreamableServerTransportProvider {
         }
     }
 
-    void handle(HttpExchange ex) throws IOException {
+    /** @param user whose token the request carries (the web's own token: the server's account) */
+    void handle(HttpExchange ex, String user) throws IOException {
         String method = ex.getRequestMethod();
         String sessionId = ex.getRequestHeaders().getFirst(SESSION);
+        String owner = sessionId == null ? null : users.get(sessionId);
+        if (owner != null && !owner.equals(user)) {
+            Http.error(ex, 403, ErrorCode.FORBIDDEN, "MCP session " + sessionId + " was opened with " + owner
+                    + "'s token, and this request carries " + user + "'s: initialize a session of your own");
+            return;
+        }
         switch (method) {
-            case "POST" -> post(ex, sessionId);
+            case "POST" -> post(ex, sessionId, user);
             case "GET" -> listen(ex, sessionId);
             case "DELETE" -> {
                 McpStreamableServerSession s = sessionId == null ? null : sessions.remove(sessionId);
+                if (sessionId != null) {
+                    users.remove(sessionId);
+                }
                 if (s == null) {
                     Http.error(ex, 404, ErrorCode.NOT_FOUND, "no MCP session " + sessionId);
                     return;
@@ -97,7 +111,7 @@ final class McpHttp implements McpStreamableServerTransportProvider {
         }
     }
 
-    private void post(HttpExchange ex, String sessionId) throws IOException {
+    private void post(HttpExchange ex, String sessionId, String user) throws IOException {
         String body = service.inbound(sessionId == null ? "-" : sessionId, Http.body(ex));
         if (body == null) {
             Http.send(ex, 202, Http.JSON, new byte[0]); // a cancellation: acted on here
@@ -112,6 +126,7 @@ final class McpHttp implements McpStreamableServerTransportProvider {
         if (message instanceof McpSchema.JSONRPCRequest request && McpSchema.METHOD_INITIALIZE.equals(request.method())) {
             McpSchema.InitializeRequest init = json.convertValue(request.params(), new TypeRef<>() { });
             McpStreamableServerSession.McpStreamableServerSessionInit started = factory.startSession(init);
+            users.put(started.session().getId(), user);
             sessions.put(started.session().getId(), started.session());
             McpSchema.InitializeResult result = started.initResult().block();
             ex.getResponseHeaders().set(SESSION, started.session().getId());

@@ -9,11 +9,15 @@ import nvidb.core.app.ApplicationPool;
 
 /**
  * The server's few open queues ({@link ApplicationPool}): every operation of a web route is asked
- * as the web: this process's OS account, its submitter label, front end {@code web}.
+ * as the web, front end {@code web}, with this process's submitter label, for the request's user:
+ * the user of its per-user token ({@link #USER}, bound by the guard), else this process's OS account.
  */
 final class Pool implements AutoCloseable {
     /** Queues open at most. */
     static final int QUEUES = 4;
+
+    /** The user of the per-user token the request being served carries; unbound: this process's account. */
+    static final ScopedValue<String> USER = ScopedValue.newInstance();
 
     private final ApplicationPool pool;
 
@@ -24,7 +28,9 @@ final class Pool implements AutoCloseable {
 
     /** Runs {@code work} with an application whose queue is this thread's alone while it runs. */
     <T> T with(BiFunction<Application, Caller, T> work) {
-        return pool.with((app, access) -> work.apply(app, Caller.of(Caller.FrontEnd.WEB, access.submitter())));
+        return pool.with((app, access) -> work.apply(app, USER.isBound()
+                ? new Caller(USER.get(), access.submitter(), Caller.FrontEnd.WEB)
+                : Caller.of(Caller.FrontEnd.WEB, access.submitter())));
     }
 
     @Override

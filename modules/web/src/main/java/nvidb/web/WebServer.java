@@ -154,14 +154,27 @@ final class WebServer implements Web.Server {
             Assets.send(ex, path); // the page itself holds no data: no token needed to load it
             return;
         }
-        if (!authorised(ex, read, path)) {
-            // Nothing was read or changed; the same answer for a missing and a wrong token.
+        Who who = who(ex, read, path);
+        if (who == null) {
+            // Nothing was read or changed; the same answer for a missing, a wrong and a revoked token.
             ex.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"nvidb\"");
-            Http.error(ex, 401, ErrorCode.USAGE, read ? "reads from beyond loopback need the token:"
-                    + " Authorization: Bearer <the token in $NVIDB_HOME/web.token>"
-                    : "actions need the token: Authorization: Bearer <the token in $NVIDB_HOME/web.token>");
+            Http.error(ex, 401, ErrorCode.USAGE, read ? "reads from beyond loopback need a token:"
+                    + " Authorization: Bearer <the token in $NVIDB_HOME/web.token, or your own from queue web token add>"
+                    : "actions need a token: Authorization: Bearer <the token in $NVIDB_HOME/web.token, or your own"
+                    + " from queue web token add>");
             return;
         }
+        if (who.user() == null) {
+            serve(ex, path, read);
+        } else {
+            ScopedValue.where(Pool.USER, who.user()).call(() -> {
+                serve(ex, path, read);
+                return null;
+            });
+        }
+    }
+
+    private void serve(HttpExchange ex, String path, boolean read) throws IOException {
         if (path.equals("/metrics") && read) {
             Metrics.send(ex, api.pool());
         } else if (path.equals("/api/v1/stream") && read) {
@@ -173,35 +186,62 @@ final class WebServer implements Web.Server {
         }
     }
 
-    /** MCP over Streamable HTTP: every message needs the token, on loopback too (an agent acts). */
+    /** MCP over Streamable HTTP: every message needs a token, on loopback too (an agent acts). */
     private void mcp(HttpExchange ex) throws IOException {
-        String header = ex.getRequestHeaders().getFirst("Authorization");
-        if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7) || !token.matches(header.substring(7).strip())) {
+        Who who = bearer(ex.getRequestHeaders().getFirst("Authorization"));
+        if (who == null) {
             ex.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"nvidb\"");
-            Http.error(ex, 401, ErrorCode.USAGE, "MCP needs the token: Authorization: Bearer <the token in"
-                    + " $NVIDB_HOME/web.token>");
+            Http.error(ex, 401, ErrorCode.USAGE, "MCP needs a token: Authorization: Bearer <the token in"
+                    + " $NVIDB_HOME/web.token, or your own from queue web token add>");
             return;
         }
         if (mcp == null) {
             Http.error(ex, 404, ErrorCode.NOT_FOUND, "this server does not serve MCP");
             return;
         }
-        mcp.handle(ex);
+        mcp.handle(ex, who.user() != null ? who.user() : nvidb.core.api.Caller.osAccount());
     }
 
     /**
-     * Actions always need the token, in the Authorization header only (a cross-site form cannot
-     * set it, and no cookie is ever used); reads need it beyond loopback, where the event stream
-     * may carry it as {@code access_token} (a browser's EventSource sets no header).
+     * Whose request this is, or null when it may not be served. The server's own token
+     * ({@code web.token}) is this process's account; a per-user token (queue web token add) is its
+     * user's, asked of the database each time, so a revoked one is refused at once. Actions always
+     * need a token, in the Authorization header only (a cross-site form cannot set it, and no cookie
+     * is ever used); reads need one beyond loopback, where the event stream may carry it as
+     * {@code access_token} (a browser's EventSource sets no header).
      */
-    private boolean authorised(HttpExchange ex, boolean read, String path) {
-        if (read && listen.loopback()) {
-            return true;
-        }
+    private Who who(HttpExchange ex, boolean read, String path) {
         String header = ex.getRequestHeaders().getFirst("Authorization");
         if (header != null && header.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            return token.matches(header.substring(7).strip());
+            Who who = bearer(header);
+            return who != null || !(read && listen.loopback()) ? who : Who.SERVER;
         }
-        return read && path.equals("/api/v1/stream") && token.matches(Http.query(ex).get("access_token"));
+        if (read && listen.loopback()) {
+            return Who.SERVER;
+        }
+        return read && path.equals("/api/v1/stream") ? token(Http.query(ex).get("access_token")) : null;
+    }
+
+    private Who bearer(String header) {
+        if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return null;
+        }
+        return token(header.substring(7).strip());
+    }
+
+    /** The server's token, a user's, or null (none, unknown, revoked). */
+    private Who token(String offered) {
+        if (offered == null || offered.isEmpty()) {
+            return null;
+        }
+        if (token.matches(offered)) {
+            return Who.SERVER;
+        }
+        return api.pool().with((app, caller) -> app.webTokens().userOf(offered)).map(Who::new).orElse(null);
+    }
+
+    /** The user a request acts for: null is this process's own account (the server's token, or a read on loopback). */
+    record Who(String user) {
+        static final Who SERVER = new Who(null);
     }
 }

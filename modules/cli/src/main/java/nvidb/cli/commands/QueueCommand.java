@@ -36,6 +36,7 @@ public final class QueueCommand implements java.util.concurrent.Callable<Integer
             .add("history", QueueHistory::new)
             .add("usage", QueueUsage::new)
             .add("share", QueueShare::new)
+            .add("users", QueueUsers::new)
             .map();
 
     @CommandLine.Spec

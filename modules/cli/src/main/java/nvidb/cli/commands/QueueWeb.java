@@ -20,7 +20,9 @@ import picocli.CommandLine.Option;
     "3 s, as the TUI does (a running queue daemon makes it instead).",
     "The daemon serves the same pages when queue.web.listen is set. With remote: in queue.yml the server runs on the",
     "queue host, on its loopback, and this command opens an ssh port forward to it on the same port here (Ctrl-C",
-    "stops both)."})
+    "stops both).",
+    "Per-user tokens: queue web token add NAME; a request with one acts as that user."},
+    subcommands = QueueWebToken.class)
 public final class QueueWeb extends BaseCommand {
     @Option(names = "--listen", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:8765",
             description = "Where to serve (default 127.0.0.1:8765; port 0: any free port). Another address than loopback"

@@ -61,6 +61,9 @@ public final class ForwardedHost {
         }
     }
 
+    /** What a client's header carries (ForwardClient.carriedEnv): all a key's user may set. */
+    private static final java.util.Set<String> CARRIED = java.util.Set.of("NVIDB_SUBMITTER", "PWD", "NO_COLOR", "COLUMNS");
+
     private ForwardedHost() {
     }
 
@@ -108,7 +111,13 @@ public final class ForwardedHost {
             return nothing;
         }
         Map<String, String> commandEnv = new HashMap<>(env);
-        commandEnv.putAll(header.env());
+        header.env().forEach((name, value) -> {
+            // For a key's user (the shared account's login) only what a client carries: no variable
+            // that picks the queue's files, which that account's own environment names.
+            if (nvidb.core.api.Caller.vouched() == null || CARRIED.contains(name)) {
+                commandEnv.put(name, value);
+            }
+        });
         output.setTerminal(header.terminal());
         if (terminal) {
             CliContext context = new CliContext(commandEnv, output, System.in, true);

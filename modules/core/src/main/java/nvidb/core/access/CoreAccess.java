@@ -61,7 +61,7 @@ public final class CoreAccess implements QueueAccess {
 
     private NvidbPaths paths() {
         if (paths == null) {
-            paths = NvidbPaths.resolve(env, dbPath);
+            paths = VouchedLogin.checked(NvidbPaths.resolve(env, dbPath));
         }
         return paths;
     }

@@ -42,6 +42,15 @@ public record Caller(String account, String submitter, FrontEnd via) {
      * {@code user.name}). A uid with no entry is {@code #<uid>}; off Unix, {@code user.name}.
      */
     public static String osAccount() {
+        String vouched = vouchedAccount;
+        return vouched != null ? vouched : processAccount();
+    }
+
+    /**
+     * The OS account this process runs as, whatever {@link #vouch} said: what decides whether a
+     * vouched identity is honoured (the shared account must own the queue it acts on).
+     */
+    public static String processAccount() {
         String account = cachedAccount;
         if (account == null) {
             account = readOsAccount();
@@ -51,6 +60,28 @@ public record Caller(String account, String submitter, FrontEnd via) {
     }
 
     private static volatile String cachedAccount;
+    private static volatile String vouchedAccount;
+
+    /**
+     * The shared account's login entry ({@code nvidb queue users login NAME}, the forced command of
+     * one key in its {@code authorized_keys}) vouches that this process acts for {@code account}:
+     * from then on {@link #osAccount()}, and so every caller of this process, is that user. Once per
+     * process, and only that entry calls it: no environment variable, option or system property
+     * reaches it. Whether the queue honours it is decided where the queue's files are opened (the
+     * process's own account must own them, see {@code nvidb.core.access.VouchedLogin}).
+     */
+    public static synchronized void vouch(String account) {
+        Objects.requireNonNull(account, "account");
+        if (vouchedAccount != null && !vouchedAccount.equals(account)) {
+            throw new IllegalStateException("this process already acts for " + vouchedAccount);
+        }
+        vouchedAccount = account;
+    }
+
+    /** The user the login entry vouched for, or null: the process is its OS account's own. */
+    public static String vouched() {
+        return vouchedAccount;
+    }
 
     private static String readOsAccount() {
         try {

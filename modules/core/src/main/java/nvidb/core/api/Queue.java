@@ -88,6 +88,9 @@ public interface Queue extends AutoCloseable {
      */
     java.util.List<UserStanding> users();
 
+    /** The per-user web tokens (by hash). */
+    WebTokens webTokens();
+
     /** The GPUs' and the queue's history, as the passes recorded it (the web pages' plots). */
     History history();
 

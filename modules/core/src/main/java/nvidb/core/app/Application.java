@@ -50,6 +50,7 @@ public final class Application {
     private final SweepOperations sweeps;
     private final LaneOperations laneOps;
     private final BackupOperations backups;
+    private final WebTokenOperations webTokens;
 
     /** Operations on the queue {@code access} opens (on first use) and keeps. */
     public Application(QueueAccess access) {
@@ -58,6 +59,7 @@ public final class Application {
         this.sweeps = new SweepOperations(this);
         this.laneOps = new LaneOperations(this);
         this.backups = new BackupOperations(this);
+        this.webTokens = new WebTokenOperations(this);
     }
 
     Queue queue() {
@@ -111,6 +113,16 @@ public final class Application {
      */
     public List<nvidb.core.api.HealthCheck> doctor(Caller caller) {
         return access.doctor();
+    }
+
+    /** The per-user web tokens: {@code queue web token}, and whose token a request carries. */
+    public WebTokenOperations webTokens() {
+        return webTokens;
+    }
+
+    /** Where the queue database is (nothing opened). */
+    java.nio.file.Path databasePath() {
+        return access.database();
     }
 
     /** Where the queue lives and the settings a status view shows. */

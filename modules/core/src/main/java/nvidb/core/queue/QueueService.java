@@ -261,6 +261,11 @@ public final class QueueService implements Queue {
     }
 
     @Override
+    public nvidb.core.api.WebTokens webTokens() {
+        return store.webTokens;
+    }
+
+    @Override
     public Backups backups() {
         return new BackupService(context, paths);
     }

@@ -67,6 +67,8 @@ final class Rows {
                 ps.setString(p, s);
             } else if (v instanceof Double d) {
                 ps.setDouble(p, d);
+            } else if (v instanceof byte[] bytes) {
+                ps.setBytes(p, bytes);
             } else {
                 throw new IllegalArgumentException("cannot bind " + v.getClass().getName());
             }

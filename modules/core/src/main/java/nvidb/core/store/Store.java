@@ -19,6 +19,7 @@ public final class Store implements AutoCloseable {
     public final UsageRepository usage;
     public final AccountingRepository accounting;
     public final LabRepository lab;
+    public final WebTokenRepository webTokens;
 
     private Store(Database db) {
         this.db = db;
@@ -38,6 +39,7 @@ public final class Store implements AutoCloseable {
         this.usage = new UsageRepository(db);
         this.accounting = new AccountingRepository(db);
         this.lab = new LabRepository(db);
+        this.webTokens = new WebTokenRepository(db);
     }
 
     public static Store open(java.nio.file.Path path) {
