@@ -199,7 +199,7 @@ class StreamedJsonTest {
                     service.laneQueries().list(null).stream().map(v -> LaneView.Detail.of(v, now)).toList(),
                     JobView.of(active, now), JobView.of(recent, now),
                     alerts.alerts().stream().map(AlertView.Listed::of).toList(), alerts.open(),
-                    service.nodeAdmin().pendingReaps());
+                    service.nodeAdmin().pendingReaps(), nvidb.core.view.UserView.of(service.users()));
         });
         assertEquals(expected, streamed.out());
     }
@@ -213,7 +213,7 @@ class StreamedJsonTest {
                   QueueDocuments.TickLock tickLock, QueueDocuments.Daemon daemon, QueueDocuments.KeeperState keeper,
                   QueueDocuments.Settings settings, Map<String, Long> counts, List<JobView> held, List<NodeView> nodes,
                   List<LaneView.Detail> lanes, List<JobView> jobs, List<JobView> recent, List<AlertView.Listed> alerts, long openAlerts,
-                  long pendingReaps) {
+                  long pendingReaps, List<nvidb.core.view.UserView> users) {
     }
 
     /** The document {@code build} makes from an open queue, printed as Output prints one. */
