@@ -166,6 +166,17 @@ class SharedAccountTest extends QueueHostTest {
         assertFalse(Files.exists(tmp.resolve("copied")));
         assertFalse(Files.exists(tmp.resolve("pwned")));
 
+        // Nor may a key's user change the shared account's keys (one as carol, the admin, say).
+        Cli.Result addKey = ssh("bob", "nvidb", "queue", "users", "add", "carol2", "--key", tmp.resolve("keys/bob.pub").toString(),
+                "--authorized-keys", authorizedKeys.toString());
+        assertEquals(77, addKey.exit(), addKey.toString());
+        assertTrue(addKey.err().contains("only that account itself may add a key"), addKey.toString());
+        assertEquals(77, ssh("bob", "nvidb", "queue", "users", "rm", "alice", "--authorized-keys", authorizedKeys.toString()).exit());
+        assertTrue(Files.readString(authorizedKeys).contains("nvidb-user:alice"));
+        assertFalse(Files.readString(authorizedKeys).contains("carol2"));
+        Cli.Result again = ssh("bob", "nvidb", "queue", "users", "login", "alice");
+        assertEquals(64, again.exit(), "a login within a login is no command: " + again);
+
         Cli.Result login = ssh("bob");
         assertEquals(64, login.exit(), login.toString());
         assertTrue(login.err().contains("You are bob on this queue"), login.toString());
