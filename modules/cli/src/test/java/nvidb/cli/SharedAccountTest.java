@@ -99,6 +99,30 @@ class SharedAccountTest extends QueueHostTest {
     }
 
     @Test
+    void aHeaderCarryingVariablesThatPickTheQueuesFilesChangesNothing() throws Exception {
+        long hers = submit(alice);
+        // A queue.yml of bob's making, naming himself an admin (owned by this account: only the filter stops it).
+        Path evil = Files.writeString(tmp.resolve("evil.yml"), "queue:\n  admins: [bob]\n");
+        List<String> argv = new ArrayList<>(List.of("ssh", "-T", "-e", "none", "-p", String.valueOf(q.sshd.port()),
+                "-l", q.sshd.user(), "-o", "BatchMode=yes", "-o", "IdentityFile=" + tmp.resolve("keys/bob"),
+                "-o", "IdentitiesOnly=yes", "-o", "UserKnownHostsFile=" + q.knownHosts, q.sshd.host(),
+                "env", "NVIDB_HOME=" + q.host.nvidbHome(), "nvidb", "--forward-protocol=1"));
+        Process p = new ProcessBuilder(argv).start();
+        try (java.io.OutputStream in = p.getOutputStream()) {
+            in.write(nvidb.cli.forward.ForwardedHeaders.headerThenEnd(List.of("job", "cancel", String.valueOf(hers), "--json"),
+                    java.util.Map.of("NVIDB_QUEUE_CONFIG", evil.toString(), "NVIDB_HOME", tmp.resolve("elsewhere").toString(),
+                            "NVIDB_SUBMITTER", "bob's agent")));
+            in.flush();
+            assertTrue(p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), "the forwarded command ended");
+        }
+        Cli.Result r = Cli.finish(p, 10);
+        assertEquals(77, r.exit(), r.toString());
+        assertTrue(r.out().startsWith("nvidb-forwarded/1\n") && r.out().contains("is alice's"), r.toString());
+        assertEquals("pending", q.host.json("job", "show", String.valueOf(hers), "--no-tick").path("state").asText());
+        assertFalse(Files.exists(tmp.resolve("elsewhere")), "no queue made where the header said");
+    }
+
+    @Test
     void anAgentsMcpSessionThroughTheSharedAccountIsTheKeysUser() throws Exception {
         List<String> command = new ArrayList<>(alice.javaCommand());
         command.add("mcp");
