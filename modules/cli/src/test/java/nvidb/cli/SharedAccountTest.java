@@ -123,6 +123,26 @@ class SharedAccountTest extends QueueHostTest {
     }
 
     @Test
+    void theKeeperPreludeOfAForwardedCommandStartsTheHostsKeeper() throws Exception {
+        Cli.Result installed = q.host.run("queue", "keeper", "install", "--nvidb", q.hostNvidb.toString(),
+                "--interval", "5", "--json");
+        assertEquals(0, installed.exit(), installed.toString());
+        try {
+            assertEquals(1, q.host.run("queue", "keeper", "status").exit(), "installed, not started");
+            q.remote(alice, tmp.resolve("keys/alice"), q.hostNvidb.toString(), "ensure");
+            Cli.Result r = alice.run("job", "ls", "--no-tick", "--json");
+            assertEquals(0, r.exit(), r.toString());
+            assertEquals("", r.err(), "a keeper that could be started is not worth a word");
+            Cli.Result status = q.host.run("queue", "keeper", "status", "--json");
+            assertEquals(0, status.exit(), "alice's forwarded command started it: " + status);
+            assertTrue(status.json().path("keeper").path("up").asBoolean(), status.toString());
+        } finally {
+            q.host.run("queue", "keeper", "stop");
+            q.host.run("queue", "keeper", "uninstall");
+        }
+    }
+
+    @Test
     void anAgentsMcpSessionThroughTheSharedAccountIsTheKeysUser() throws Exception {
         List<String> command = new ArrayList<>(alice.javaCommand());
         command.add("mcp");
