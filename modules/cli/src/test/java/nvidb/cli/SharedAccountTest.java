@@ -99,6 +99,50 @@ class SharedAccountTest extends QueueHostTest {
     }
 
     @Test
+    void aHeaderCarryingVariablesThatPickTheQueuesFilesChangesNothing() throws Exception {
+        long hers = submit(alice);
+        // A queue.yml of bob's making, naming himself an admin (owned by this account: only the filter stops it).
+        Path evil = Files.writeString(tmp.resolve("evil.yml"), "queue:\n  admins: [bob]\n");
+        List<String> argv = new ArrayList<>(List.of("ssh", "-T", "-e", "none", "-p", String.valueOf(q.sshd.port()),
+                "-l", q.sshd.user(), "-o", "BatchMode=yes", "-o", "IdentityFile=" + tmp.resolve("keys/bob"),
+                "-o", "IdentitiesOnly=yes", "-o", "UserKnownHostsFile=" + q.knownHosts, q.sshd.host(),
+                "env", "NVIDB_HOME=" + q.host.nvidbHome(), "nvidb", "--forward-protocol=1"));
+        Process p = new ProcessBuilder(argv).start();
+        try (java.io.OutputStream in = p.getOutputStream()) {
+            in.write(nvidb.cli.forward.ForwardedHeaders.headerThenEnd(List.of("job", "cancel", String.valueOf(hers), "--json"),
+                    java.util.Map.of("NVIDB_QUEUE_CONFIG", evil.toString(), "NVIDB_HOME", tmp.resolve("elsewhere").toString(),
+                            "NVIDB_SUBMITTER", "bob's agent")));
+            in.flush();
+            assertTrue(p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), "the forwarded command ended");
+        }
+        Cli.Result r = Cli.finish(p, 10);
+        assertEquals(77, r.exit(), r.toString());
+        assertTrue(r.out().startsWith("nvidb-forwarded/1\n") && r.out().contains("is alice's"), r.toString());
+        assertEquals("pending", q.host.json("job", "show", String.valueOf(hers), "--no-tick").path("state").asText());
+        assertFalse(Files.exists(tmp.resolve("elsewhere")), "no queue made where the header said");
+    }
+
+    @Test
+    void theKeeperPreludeOfAForwardedCommandStartsTheHostsKeeper() throws Exception {
+        Cli.Result installed = q.host.run("queue", "keeper", "install", "--nvidb", q.hostNvidb.toString(),
+                "--interval", "5", "--json");
+        assertEquals(0, installed.exit(), installed.toString());
+        try {
+            assertEquals(1, q.host.run("queue", "keeper", "status").exit(), "installed, not started");
+            q.remote(alice, tmp.resolve("keys/alice"), q.hostNvidb.toString(), "ensure");
+            Cli.Result r = alice.run("job", "ls", "--no-tick", "--json");
+            assertEquals(0, r.exit(), r.toString());
+            assertEquals("", r.err(), "a keeper that could be started is not worth a word");
+            Cli.Result status = q.host.run("queue", "keeper", "status", "--json");
+            assertEquals(0, status.exit(), "alice's forwarded command started it: " + status);
+            assertTrue(status.json().path("keeper").path("up").asBoolean(), status.toString());
+        } finally {
+            q.host.run("queue", "keeper", "stop");
+            q.host.run("queue", "keeper", "uninstall");
+        }
+    }
+
+    @Test
     void anAgentsMcpSessionThroughTheSharedAccountIsTheKeysUser() throws Exception {
         List<String> command = new ArrayList<>(alice.javaCommand());
         command.add("mcp");
@@ -165,6 +209,17 @@ class SharedAccountTest extends QueueHostTest {
         assertTrue(copied.exit() != 0, copied.toString());
         assertFalse(Files.exists(tmp.resolve("copied")));
         assertFalse(Files.exists(tmp.resolve("pwned")));
+
+        // Nor may a key's user change the shared account's keys (one as carol, the admin, say).
+        Cli.Result addKey = ssh("bob", "nvidb", "queue", "users", "add", "carol2", "--key", tmp.resolve("keys/bob.pub").toString(),
+                "--authorized-keys", authorizedKeys.toString());
+        assertEquals(77, addKey.exit(), addKey.toString());
+        assertTrue(addKey.err().contains("only that account itself may add a key"), addKey.toString());
+        assertEquals(77, ssh("bob", "nvidb", "queue", "users", "rm", "alice", "--authorized-keys", authorizedKeys.toString()).exit());
+        assertTrue(Files.readString(authorizedKeys).contains("nvidb-user:alice"));
+        assertFalse(Files.readString(authorizedKeys).contains("carol2"));
+        Cli.Result again = ssh("bob", "nvidb", "queue", "users", "login", "alice");
+        assertEquals(64, again.exit(), "a login within a login is no command: " + again);
 
         Cli.Result login = ssh("bob");
         assertEquals(64, login.exit(), login.toString());

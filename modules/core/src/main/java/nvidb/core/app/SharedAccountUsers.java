@@ -54,6 +54,7 @@ public final class SharedAccountUsers {
      * a key the file already has (for this user or another, or on a line nvidb did not write).
      */
     public static UserKey add(Path authorizedKeys, String user, Path publicKeyFile, String nvidb) {
+        refuseKeysUser("add a key");
         checkName(user);
         if (user.equals(Caller.processAccount())) {
             throw NvidbException.usage("'" + user + "' is this account's own name, and a key logs in as a person: name the"
@@ -97,6 +98,7 @@ public final class SharedAccountUsers {
 
     /** Removes every key of {@code user}; a user with none is not found. */
     public static Removed remove(Path authorizedKeys, String user) {
+        refuseKeysUser("remove keys");
         checkName(user);
         List<UserKey> removed = new ArrayList<>();
         change(authorizedKeys, lines -> {
@@ -115,6 +117,19 @@ public final class SharedAccountUsers {
             return kept;
         });
         return new Removed(user, List.copyOf(removed));
+    }
+
+    /**
+     * A key's user (a shared-account login) runs nvidb as the shared account, whose keys these are:
+     * were they to change them, they could log in as anyone. Only the account itself, through a
+     * shell its admins hold, does.
+     */
+    private static void refuseKeysUser(String action) {
+        String vouched = Caller.vouched();
+        if (vouched != null) {
+            throw NvidbException.forbidden("you are " + vouched + " through a key of the shared account " + Caller.processAccount()
+                    + ", and only that account itself may " + action + " (queue users add and rm run in its own shell)");
+        }
     }
 
     private static UserKey view(AuthorizedKeyLine line) {
