@@ -97,6 +97,17 @@ public record Job(
         return byPriority != 0 ? byPriority : Long.compare(a.id(), b.id());
     };
 
+    /**
+     * The free pool's order under fair share: the smaller factor ({@link UserStanding#factor}) of the
+     * job's user first, then {@link #DISPATCH_ORDER}. The pass and the TUI's "what starts next" share it.
+     */
+    public static java.util.Comparator<Job> fairShareOrder(java.util.function.ToDoubleFunction<Job> factor) {
+        return (a, b) -> {
+            int byFactor = Double.compare(factor.applyAsDouble(a), factor.applyAsDouble(b));
+            return byFactor != 0 ? byFactor : DISPATCH_ORDER.compare(a, b);
+        };
+    }
+
     /** A job of which nothing was measured or learned yet. */
     public Job(long id, String name, JobState state, String command, String workdir, Map<String, String> env,
                int priority, int gpus, long vramMb, String nodeConstraint, List<Long> dependsOn, List<Long> dependsAny,

@@ -13,10 +13,11 @@ public interface Queue extends AutoCloseable {
     /**
      * Where the queue lives and the settings a status view shows; {@code webListen} is
      * {@code queue.web.listen} (where the daemon serves the web pages), or null; {@code admins}
-     * is {@code queue.admins}, the accounts that may act on any job.
+     * is {@code queue.admins}, the accounts that may act on any job; {@code fairshare} is
+     * {@code queue.fairshare} (the free pool's order).
      */
     record Info(Path database, long headroomMb, int maxJobsPerGpu, String placement, String webListen,
-                java.util.List<String> admins) {
+                java.util.List<String> admins, boolean fairshare) {
     }
 
     Info info();

@@ -13,4 +13,18 @@ package nvidb.core.api;
 public record UserStanding(String user, double share, double sharePercent, double usageGpuHours, double usagePercent,
                            int runningGpus, int running, int pending, Integer maxGpus, Integer maxRunning,
                            Integer maxPending, Long maxVramMb) {
+    /** The user of jobs from before schema 11, which recorded none. */
+    public static final String UNKNOWN = "-";
+
+    /**
+     * Fair share's factor: a user's part of everyone's usage over their share. Under 1, they used
+     * less than their share; among jobs that could start, the smallest factor's go first.
+     */
+    public static double factor(double usagePercent, double sharePercent) {
+        return sharePercent <= 0 ? Double.MAX_VALUE : usagePercent / sharePercent;
+    }
+
+    public double factor() {
+        return factor(usagePercent, sharePercent);
+    }
 }

@@ -28,7 +28,7 @@ public final class FairShare {
     /** Runs that ended more than this many half-lives ago weigh under a millionth: they are not read. */
     private static final int HORIZON_HALF_LIVES = 20;
     /** The key of jobs from before schema 11, which recorded no user. */
-    public static final String UNKNOWN_USER = "-";
+    public static final String UNKNOWN_USER = nvidb.core.api.UserStanding.UNKNOWN;
 
     private FairShare() {
     }
@@ -38,7 +38,7 @@ public final class FairShare {
                            double usagePercent) {
         /** Usage over share: under 1, the user used less than their share; the smallest goes first. */
         public double factor() {
-            return sharePercent <= 0 ? Double.MAX_VALUE : usagePercent / sharePercent;
+            return nvidb.core.api.UserStanding.factor(usagePercent, sharePercent);
         }
     }
 
@@ -103,16 +103,11 @@ public final class FairShare {
         return out;
     }
 
-    /**
-     * The free pool's order under fair share: the lower factor first, then {@link Job#DISPATCH_ORDER}
-     * (priority, then age). Written out, not composed: see {@link Job#DISPATCH_ORDER}.
-     */
+    /** The free pool's order under fair share ({@link Job#fairShareOrder}) with these standings. */
     public static Comparator<Job> order(Map<String, Standing> standings) {
-        return (a, b) -> {
-            Standing sa = standings.get(userOf(a));
-            Standing sb = standings.get(userOf(b));
-            int byFactor = Double.compare(sa == null ? 0 : sa.factor(), sb == null ? 0 : sb.factor());
-            return byFactor != 0 ? byFactor : Job.DISPATCH_ORDER.compare(a, b);
-        };
+        return Job.fairShareOrder(j -> {
+            Standing s = standings.get(userOf(j));
+            return s == null ? 0 : s.factor();
+        });
     }
 }

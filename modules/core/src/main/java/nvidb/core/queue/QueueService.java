@@ -102,7 +102,8 @@ public final class QueueService implements Queue {
     @Override
     public Info info() {
         return new Info(paths.database(), config.settings().headroomMb(), config.settings().maxJobsPerGpu(),
-                config.settings().placement(), config.settings().webListen(), config.settings().admins());
+                config.settings().placement(), config.settings().webListen(), config.settings().admins(),
+                config.settings().lab().fairshare());
     }
 
     /** Records the configured servers as nodes; written only when the configuration changed. */

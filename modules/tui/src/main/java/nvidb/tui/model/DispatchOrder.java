@@ -29,6 +29,11 @@ public final class DispatchOrder {
     }
 
     public static List<Job> of(List<Job> jobs, List<LaneView> lanes) {
+        return of(jobs, lanes, Job.DISPATCH_ORDER);
+    }
+
+    /** As above, the free pool in {@code poolOrder} (fair share's, {@link Snapshot#poolOrder}). */
+    public static List<Job> of(List<Job> jobs, List<LaneView> lanes, Comparator<Job> poolOrder) {
         List<Job> out = new ArrayList<>();
         jobs.stream().filter(j -> j.state() == JobState.RUNNING).sorted(RUNNING).forEach(out::add);
 
@@ -46,7 +51,7 @@ public final class DispatchOrder {
         // A lane job the lanes view did not list (a lane read a moment apart): its lane's order.
         pending.stream().filter(j -> j.lane() != null && !placed.contains(j.id()))
                 .sorted(Comparator.comparing(Job::lane).thenComparing(Job.LANE_ORDER)).forEach(out::add);
-        pending.stream().filter(j -> j.lane() == null).sorted(Job.DISPATCH_ORDER).forEach(out::add);
+        pending.stream().filter(j -> j.lane() == null).sorted(poolOrder).forEach(out::add);
 
         jobs.stream().filter(j -> j.state().terminal()).sorted(FINISHED).forEach(out::add);
         return out;

@@ -20,12 +20,13 @@ import nvidb.core.api.UserStanding;
  * @param finished   the newest finished jobs, newest first
  * @param openAlerts the newest open alerts, oldest first; {@code openAlertCount} counts them all
  * @param users      each user's fair-share standing, what they run and wait for (a line when several)
+ * @param fairshare  {@code queue.fairshare}: the free pool goes in fair share's order
  */
 public record Snapshot(Instant takenAt, String database, Instant lastTickAt, long headroomMb, List<NodeView> nodes,
                        List<Job> active, List<Job> finished, List<LaneView> lanes, List<Alert> openAlerts,
-                       long openAlertCount, List<UserStanding> users) {
+                       long openAlertCount, List<UserStanding> users, boolean fairshare) {
     public static final Snapshot EMPTY = new Snapshot(null, "", null, 0, List.of(), List.of(), List.of(), List.of(),
-            List.of(), 0, List.of());
+            List.of(), 0, List.of(), false);
 
     public Snapshot {
         nodes = List.copyOf(nodes);
@@ -34,6 +35,19 @@ public record Snapshot(Instant takenAt, String database, Instant lastTickAt, lon
         lanes = List.copyOf(lanes);
         openAlerts = List.copyOf(openAlerts);
         users = List.copyOf(users);
+    }
+
+    /**
+     * The order the free pool starts in: fair share's, by each user's factor as of the last pass,
+     * when it is on and several users have jobs; else priority, then age.
+     */
+    public java.util.Comparator<Job> poolOrder() {
+        if (!fairshare || users.size() < 2) {
+            return Job.DISPATCH_ORDER;
+        }
+        Map<String, Double> factors = new HashMap<>();
+        users.forEach(u -> factors.put(u.user(), u.factor()));
+        return Job.fairShareOrder(j -> factors.getOrDefault(j.user() == null ? UserStanding.UNKNOWN : j.user(), 0.0));
     }
 
     /** A job this snapshot knows (active or recently finished). */

@@ -136,7 +136,7 @@ public final class TuiModel {
     private List<Job> allRows() {
         List<Job> all = new ArrayList<>(snapshot.active());
         all.addAll(snapshot.finished());
-        List<Job> ordered = DispatchOrder.of(all, snapshot.lanes());
+        List<Job> ordered = DispatchOrder.of(all, snapshot.lanes(), snapshot.poolOrder());
         List<Job> rows = new ArrayList<>(ordered.stream().filter(filter::matches).toList());
         Comparator<Job> by = sort.comparator();
         if (by != null) {

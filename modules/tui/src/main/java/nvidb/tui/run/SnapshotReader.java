@@ -21,6 +21,7 @@ final class SnapshotReader {
         StatusValues v = s.app().statusValues(s.caller(), new StatusQuery(false, null, 0, ALERTS, FINISHED));
         // The table's rows newest first, as job ls lists them.
         return new Snapshot(v.at(), v.info().database().toString(), v.lastTickAt(), v.info().headroomMb(), v.nodes(),
-                v.active().reversed(), v.finished(), v.lanes(), v.alerts().alerts(), v.alerts().open(), v.users());
+                v.active().reversed(), v.finished(), v.lanes(), v.alerts().alerts(), v.alerts().open(), v.users(),
+                v.info().fairshare());
     }
 }

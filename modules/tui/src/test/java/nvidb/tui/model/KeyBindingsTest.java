@@ -42,7 +42,7 @@ class KeyBindingsTest {
                 List.of(node("alpha", NodeState.UP, true, null, gpu("alpha", 0, 0, 1024, "processes")),
                         node("beta", NodeState.UP, false, null)),
                 List.of(running, laneA, laneB, pool), List.of(done),
-                List.of(lane("alpha:0", "alpha", List.of(), List.of(laneA, laneB))), alerts, alerts.size(), List.of()));
+                List.of(lane("alpha:0", "alpha", List.of(), List.of(laneA, laneB))), alerts, alerts.size(), List.of(), true));
     }
 
     private List<Action> press(String chars, Instant at) {
@@ -190,7 +190,7 @@ class KeyBindingsTest {
         press("jj", T0);
         assertEquals(3L, model.selectedJobId());
         model.setSnapshot(new Snapshot(T0, "/q.db", T0, 512, List.of(), List.of(running, laneA, pool), List.of(),
-                List.of(lane("alpha:0", "alpha", List.of(), List.of(laneA))), List.of(), 0, List.of()));
+                List.of(lane("alpha:0", "alpha", List.of(), List.of(laneA))), List.of(), 0, List.of(), true));
         assertEquals(4L, model.selectedJobId());
     }
 

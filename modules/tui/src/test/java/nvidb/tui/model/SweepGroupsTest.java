@@ -37,7 +37,7 @@ class SweepGroupsTest {
         Job alone = job(1, JobState.RUNNING, 0, null, null);
         model.setSnapshot(new Snapshot(T0, "/q.db", T0, 512, List.of(),
                 List.of(alone, run(2, 7, 0, JobState.RUNNING), run(3, 7, 1, JobState.RUNNING), run(4, 7, 2, JobState.PENDING),
-                        job(5, JobState.PENDING, 0, null, null)), List.of(), List.of(), List.of(), 0, List.of()));
+                        job(5, JobState.PENDING, 0, null, null)), List.of(), List.of(), List.of(), 0, List.of(), true));
     }
 
     private List<Long> rows() {

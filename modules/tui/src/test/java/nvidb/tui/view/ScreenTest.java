@@ -32,7 +32,7 @@ class ScreenTest {
                 List.of(node("alpha", NodeState.UP, true, null, gpu("alpha", 0, 12288, 6144, "processes")),
                         node("beta", NodeState.DOWN, true, "ssh: connect to host beta port 22: Connection refused",
                                 gpu("beta", 0, 0, 0, "blind"))),
-                List.of(running, held, waiting), List.of(), List.of(), alerts, alerts.size(), List.of()));
+                List.of(running, held, waiting), List.of(), List.of(), alerts, alerts.size(), List.of(), true));
         return m;
     }
 
@@ -157,7 +157,7 @@ class ScreenTest {
                 new nvidb.core.api.UserStanding("bob", 1, 50, 0.5, 4, 0, 0, 1, null, null, null, null));
         TuiModel m = new TuiModel(3);
         m.setSnapshot(new Snapshot(T0, "/q.db", T0, 512, List.of(), List.of(running, quota), List.of(), List.of(),
-                List.of(), 0, users));
+                List.of(), 0, users, true));
         Frame f = Screen.draw(m, 160, 30, T0);
         String text = f.text();
         assertTrue(text.contains(" users  alice 4 GPUs 10 waiting, used 96% for a 50% share  bob 0 GPUs 1 waiting,"
@@ -168,7 +168,7 @@ class ScreenTest {
 
         TuiModel one = new TuiModel(3);
         one.setSnapshot(new Snapshot(T0, "/q.db", T0, 512, List.of(), List.of(running), List.of(), List.of(),
-                List.of(), 0, users.subList(0, 1)));
+                List.of(), 0, users.subList(0, 1), true));
         assertFalse(Screen.draw(one, 160, 30, T0).text().contains(" users "), "one user: no line");
     }
 }
