@@ -98,7 +98,7 @@ class McpHttpIT {
         client = McpClient.sync(transport).clientInfo(new McpSchema.Implementation("remote-agent", "1"))
                 .requestTimeout(Duration.ofSeconds(120)).progressConsumer(progress::add).build();
         client.initialize();
-        assertEquals(21, client.listTools().tools().size());
+        assertEquals(22, client.listTools().tools().size()); // the 22 the skill names
 
         McpSchema.CallToolResult submitted = client.callTool(new McpSchema.CallToolRequest("submit",
                 Map.of("gpus", 0, "note", "over http", "command", List.of("sh", "-c", "sleep 2; echo from-http"))));
