@@ -83,8 +83,6 @@ public class FairShareBenchmark {
     public List<Job> orderTenThousandPendingJobsOfTwentyUsers() {
         Map<String, Double> usage = FairShare.usage(runs, now, lab.halfLife());
         Map<String, FairShare.Standing> standings = FairShare.standings(usage, active, lab);
-        List<Job> out = new ArrayList<>(pending);
-        out.sort(FairShare.order(standings));
-        return out;
+        return FairShare.sorted(pending, standings); // as the pass orders them
     }
 }

@@ -206,7 +206,10 @@ public final class Scheduler {
                 store.db.read(() -> store.gpus.all(config.settings().headroomMb())), running);
         LabSettings lab = config.settings().lab();
         Map<String, FairShare.Standing> standings = fairShare(lab, pending, running);
-        DispatchRound round = new DispatchRound(pending, running, DependencyGatePass.dependencies(store, pending),
+        // Fair share's order made once with each job's factor looked up once; the round's sort then
+        // only confirms it (a sorted list costs one comparison a job).
+        List<Job> ordered = standings.isEmpty() ? pending : FairShare.sorted(pending, standings);
+        DispatchRound round = new DispatchRound(ordered, running, DependencyGatePass.dependencies(store, pending),
                 planner, SweepLimits.read(store, pending, running), UserQuotas.read(lab, pending, running),
                 standings.isEmpty() ? PlacementPlanner.ORDER : FairShare.order(standings));
         if (runnerLanes) {

@@ -54,9 +54,10 @@ class FairShareTest {
         assertTrue(s.get("alice").factor() < s.get("bob").factor());
 
         List<Job> jobs = new ArrayList<>(List.of(job(1, "bob", 0), job(2, "bob", 5), job(3, "alice", 0), job(4, "alice", 1)));
-        jobs.sort(FairShare.order(s));
-        assertEquals(List.of(4L, 3L, 2L, 1L), jobs.stream().map(Job::id).toList(),
+        assertEquals(List.of(4L, 3L, 2L, 1L), FairShare.sorted(jobs, s).stream().map(Job::id).toList(),
                 "alice's jobs first (priority, then age), then bob's");
+        jobs.sort(FairShare.order(s));
+        assertEquals(List.of(4L, 3L, 2L, 1L), jobs.stream().map(Job::id).toList(), "the comparator agrees");
         // Nobody used anything yet: the plain order, priority then age.
         jobs.sort(FairShare.order(FairShare.standings(Map.of(), Set.of("alice", "bob"), lab)));
         assertEquals(List.of(2L, 4L, 1L, 3L), jobs.stream().map(Job::id).toList());
