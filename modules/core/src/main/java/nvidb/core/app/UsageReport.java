@@ -7,8 +7,8 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import nvidb.core.api.Durations;
 import nvidb.core.api.History;
 import nvidb.core.api.NvidbException;
 import nvidb.core.api.Times;
@@ -23,6 +23,7 @@ public final class UsageReport {
     /** What {@code --since} takes when a front end gives none. */
     public static final String DEFAULT_SINCE = "7d";
 
+    /** The spans {@code --since} takes (whole days, hours or minutes), parsed by {@link Durations}. */
     private static final Pattern DURATION = Pattern.compile("(\\d{1,6})([dhm])");
     private static final String SINCE_FORMS = "a duration such as 7d, 12h or 30m, an ISO date or time"
             + " (2026-12-01, 2026-12-01T09:00:00Z), or all";
@@ -74,13 +75,9 @@ public final class UsageReport {
         if (t.equals("all")) {
             return null;
         }
-        Matcher m = DURATION.matcher(t);
         Instant from;
-        if (m.matches()) {
-            long n = Long.parseLong(m.group(1));
-            Duration d = m.group(2).equals("d") ? Duration.ofDays(n) : m.group(2).equals("h") ? Duration.ofHours(n)
-                    : Duration.ofMinutes(n);
-            from = now.minus(d);
+        if (DURATION.matcher(t).matches()) {
+            from = now.minus(Durations.parse(t));
         } else {
             from = t.length() == 10 ? date(t) : Times.parse(t);
         }

@@ -52,6 +52,11 @@ public final class FairShare {
         return now.minus(halfLife.multipliedBy(HORIZON_HALF_LIVES));
     }
 
+    /** Each user's decayed GPU-seconds at {@code now}, from the store's runs, inside the caller's read. */
+    public static Map<String, Double> usage(nvidb.core.store.Store store, LabSettings lab, Instant now) {
+        return usage(store.lab.gpuRunsSince(horizon(now, lab.halfLife())), now, lab.halfLife());
+    }
+
     /**
      * Each user's decayed GPU-seconds at {@code now}: for a run of {@code g} GPUs from {@code s} to
      * {@code e} (now while it runs), {@code g · H/ln 2 · (2^(-(now-e)/H) − 2^(-(now-s)/H))}, the

@@ -24,8 +24,7 @@ public final class Standings {
         for (LabRepository.Active a : store.lab.activeByUser()) {
             active.put(a.user() == null ? FairShare.UNKNOWN_USER : a.user(), a);
         }
-        Map<String, Double> usage = FairShare.usage(store.lab.gpuRunsSince(FairShare.horizon(now, lab.halfLife())), now,
-                lab.halfLife());
+        Map<String, Double> usage = FairShare.usage(store, lab, now);
         Map<String, Double> everyone = new HashMap<>(usage);
         lab.users().keySet().forEach(u -> everyone.putIfAbsent(u, 0.0)); // a user of their own entry, idle or not
         Map<String, FairShare.Standing> standings = FairShare.standings(everyone, active.keySet(), lab);

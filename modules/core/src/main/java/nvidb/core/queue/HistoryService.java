@@ -34,6 +34,13 @@ final class HistoryService implements History {
 
     @Override
     public List<UserGpus> runningGpusByUser() {
-        return store.db.read(store.accounting::runningGpusByUser);
+        // The users' running jobs as queue status counts them (LabRepository), those with any.
+        List<UserGpus> out = new java.util.ArrayList<>();
+        for (nvidb.core.store.LabRepository.Active a : store.db.read(store.lab::activeByUser)) {
+            if (a.running() > 0) {
+                out.add(new UserGpus(a.user(), a.runningGpus()));
+            }
+        }
+        return out;
     }
 }

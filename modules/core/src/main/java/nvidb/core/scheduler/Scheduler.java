@@ -241,8 +241,7 @@ public final class Scheduler {
             return Map.of();
         }
         Instant now = Times.now();
-        Map<String, Double> usage = FairShare.usage(store.db.read(() -> store.lab.gpuRunsSince(
-                FairShare.horizon(now, lab.halfLife()))), now, lab.halfLife());
+        Map<String, Double> usage = store.db.read(() -> FairShare.usage(store, lab, now));
         java.util.Set<String> active = new java.util.HashSet<>(waiting);
         running.forEach(j -> active.add(FairShare.userOf(j)));
         return FairShare.standings(usage, active, lab);

@@ -45,9 +45,6 @@ public final class AccountingRepository {
                    SUM(energy_j * fraction) AS energy_j
             FROM inside GROUP BY key ORDER BY gpu_s DESC, key
             """;
-    private static final String RUNNING_GPUS_BY_USER = """
-            SELECT user, SUM(gpus) FROM jobs WHERE state = 'running' GROUP BY user ORDER BY user
-            """;
 
     private final Database db;
 
@@ -73,20 +70,6 @@ public final class AccountingRepository {
                                 rs.getDouble("vram_mb_s"), Rows.doubleOrNull(rs, "peak_mb_s"),
                                 Rows.doubleOrNull(rs, "idle_gpu_s"), Rows.doubleOrNull(rs, "energy_j")));
                     }
-                }
-            }
-            return out;
-        });
-    }
-
-    /** GPUs held by running jobs, per user (a job from before schema 11 under a null user). */
-    public List<History.UserGpus> runningGpusByUser() {
-        return Rows.sql(() -> {
-            List<History.UserGpus> out = new ArrayList<>();
-            try (PreparedStatement ps = db.connection().prepareStatement(RUNNING_GPUS_BY_USER);
-                 ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(new History.UserGpus(rs.getString(1), rs.getInt(2)));
                 }
             }
             return out;

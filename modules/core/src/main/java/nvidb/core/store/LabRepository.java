@@ -28,7 +28,7 @@ public final class LabRepository {
                    SUM(state = 'running') AS running,
                    SUM(CASE WHEN state = 'running' THEN gpus ELSE 0 END) AS running_gpus,
                    SUM(state = 'pending') AS pending
-            FROM jobs WHERE state IN ('pending', 'running') GROUP BY user
+            FROM jobs WHERE state IN ('pending', 'running') GROUP BY user ORDER BY user
             """;
     private static final String WAIT_REASON = "UPDATE jobs SET wait_reason = ? WHERE id = ?";
 
